@@ -1,0 +1,87 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+)
+
+// Exit codes: 0 success, 1 a failure inside the simulator or the host, 2 bad
+// input the user can fix (an unknown GPU, a malformed file, a wrong flag).
+const (
+	exitOK       = 0
+	exitFailure  = 1
+	exitBadInput = 2
+)
+
+// userError marks an error caused by the user's input; it exits with code 2.
+type userError struct{ err error }
+
+func (e userError) Error() string { return e.err.Error() }
+func (e userError) Unwrap() error { return e.err }
+
+// badInput wraps err so that the command exits with code 2.
+func badInput(err error) error {
+	if err == nil {
+		return nil
+	}
+	return userError{err}
+}
+
+func badInputf(format string, args ...any) error {
+	return userError{fmt.Errorf(format, args...)}
+}
+
+func newRootCmd() *cobra.Command {
+	root := &cobra.Command{
+		Use:   "pocketgpu",
+		Short: "Simulate the tile-based GPUs of phones and SoCs",
+		Long: `pocketgpu simulates Arm Mali (Midgard, Bifrost), Qualcomm Adreno (5xx-7xx) and
+Imagination PowerVR Rogue GPUs: give it a GPU description and real work (an
+OpenCL C, GLSL or SPIR-V kernel, or a scene) and it reports what that hardware
+would do.`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return badInput(err) })
+	for _, add := range subcommands {
+		root.AddCommand(add())
+	}
+	return root
+}
+
+// subcommands is filled by each command's file in init, so that adding a
+// command touches only its own file.
+var subcommands []func() *cobra.Command
+
+func execute(args []string, stdout, stderr io.Writer) int {
+	root := newRootCmd()
+	root.SetArgs(args)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	err := root.Execute()
+	if err == nil {
+		return exitOK
+	}
+	fmt.Fprintf(stderr, "pocketgpu: %v\n", err)
+	var ue userError
+	if errors.As(err, &ue) || isCobraUsageError(err) {
+		return exitBadInput
+	}
+	return exitFailure
+}
+
+// isCobraUsageError reports errors cobra produces for a wrong command line
+// (unknown command, wrong argument count), which are the user's to fix.
+func isCobraUsageError(err error) bool {
+	msg := err.Error()
+	for _, p := range []string{"unknown command", "accepts ", "requires at least", "requires at most", "unknown flag", "unknown shorthand", "invalid argument", "required flag"} {
+		if strings.Contains(msg, p) {
+			return true
+		}
+	}
+	return false
+}
