@@ -1,0 +1,376 @@
+package kernel
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+)
+
+// Options control a compile.
+type Options struct {
+	// Defines are preprocessor definitions, NAME or NAME=VALUE, passed to the
+	// compiler as -D.
+	Defines []string
+	// IncludeDirs are added to the compiler's include search path (-I).
+	IncludeDirs []string
+	// Validate runs spirv-val on the result. The OpenCL C pipeline always
+	// validates (it is step 4 of the pipeline in DEVELOPERS.md, because
+	// llvm-spirv can emit invalid SPIR-V); for GLSL output and for .spv files
+	// it is done only when Validate is set.
+	Validate bool
+}
+
+// ToolMissingError says that a compiler the toolchain needs is not installed.
+type ToolMissingError struct {
+	Tool    string // the executable, e.g. "clang-14"
+	Package string // the Debian package that provides it
+}
+
+func (e *ToolMissingError) Error() string {
+	return fmt.Sprintf("%s not found: install the Debian package %s", e.Tool, e.Package)
+}
+
+// CompileError carries a compiler's diagnostics: the source (or the SPIR-V)
+// is wrong, and the user can fix it.
+type CompileError struct {
+	Tool   string // the tool that rejected the input
+	Output string // its diagnostics, trimmed
+}
+
+func (e *CompileError) Error() string {
+	if e.Output == "" {
+		return e.Tool + " failed without diagnostics"
+	}
+	return e.Tool + " failed:\n" + e.Output
+}
+
+// ToolCrashError says that a compiler crashed (killed by a signal or an
+// internal error) rather than rejecting the input: a fault of the tool, not of
+// the user's source.
+type ToolCrashError struct {
+	Tool   string
+	Err    error  // how it ended
+	Output string // what it printed, trimmed
+}
+
+func (e *ToolCrashError) Error() string {
+	msg := fmt.Sprintf("%s crashed (%v)", e.Tool, e.Err)
+	if e.Output != "" {
+		msg += ":\n" + e.Output
+	}
+	return msg
+}
+
+// toolPackages names the Debian package of each tool (DEVELOPERS.md).
+var toolPackages = map[string]string{
+	"clang-14":         "clang-14",
+	"opt-14":           "llvm-14",
+	"llvm-spirv-14":    "llvm-spirv-14",
+	"spirv-val":        "spirv-tools",
+	"glslangValidator": "glslang-tools",
+}
+
+// optPasses is the known-good LLVM pass list of DEVELOPERS.md: plain -O2
+// through llvm-spirv-14 can place blocks before their dominators and emit
+// freeze, so clang runs without LLVM passes and opt-14 runs only these.
+const optPasses = "function(sroa,early-cse,instcombine,simplifycfg,gvn,dce)"
+
+// FindTool returns the path of one of the toolchain's executables, or a
+// *ToolMissingError naming the Debian package to install.
+func FindTool(tool string) (string, error) {
+	p, err := exec.LookPath(tool)
+	if err != nil {
+		pkg := toolPackages[tool]
+		if pkg == "" {
+			pkg = tool
+		}
+		return "", &ToolMissingError{Tool: tool, Package: pkg}
+	}
+	return p, nil
+}
+
+// Compile compiles the kernel file at path to SPIR-V, choosing the compiler
+// from the extension (see LanguageOf). The result is the SPIR-V module as
+// little-endian bytes. A .spv file is read, checked and (with opt.Validate)
+// validated, so Compile accepts every kind of kernel file.
+func Compile(path string, opt Options) ([]byte, error) {
+	lang, err := LanguageOf(path)
+	if err != nil {
+		return nil, err
+	}
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading kernel: %w", err)
+	}
+	return compile(src, path, path, lang, opt)
+}
+
+// CompileSource compiles src, whose language is lang, to SPIR-V. name is used
+// in diagnostics; for GLSL its extension picks the stage (see StageOf), and
+// if its directory exists it is searched for #include files.
+func CompileSource(src []byte, name string, lang Language, opt Options) ([]byte, error) {
+	return compile(src, "", name, lang, opt)
+}
+
+// Load returns the SPIR-V of a kernel file: a .spv file is read as is
+// (checked for a SPIR-V header; validated only with opt.Validate), a source
+// file is compiled with Compile.
+func Load(path string, opt Options) ([]byte, error) {
+	return Compile(path, opt)
+}
+
+var defineName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+func checkOptions(opt Options) error {
+	for _, d := range opt.Defines {
+		name, value, _ := strings.Cut(d, "=")
+		if !defineName.MatchString(name) {
+			return fmt.Errorf("define %q: the name must be a C identifier (letters, digits, _; not starting with a digit), as in NAME or NAME=VALUE", d)
+		}
+		if strings.ContainsAny(value, "\n\r\x00") {
+			return fmt.Errorf("define %q: the value must not contain a newline or NUL", d)
+		}
+	}
+	for _, dir := range opt.IncludeDirs {
+		st, err := os.Stat(dir)
+		if err != nil {
+			return fmt.Errorf("include directory %q: %w", dir, err)
+		}
+		if !st.IsDir() {
+			return fmt.Errorf("include directory %q is not a directory", dir)
+		}
+	}
+	return nil
+}
+
+// compile runs the toolchain on src. srcPath is the file src came from, or ""
+// when src exists only in memory; name is the name for diagnostics.
+func compile(src []byte, srcPath, name string, lang Language, opt Options) ([]byte, error) {
+	if err := checkOptions(opt); err != nil {
+		return nil, err
+	}
+	switch lang {
+	case SPIRV:
+		words, err := CheckSPIRV(src)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		if opt.Validate {
+			if err := validateBytes(words, "", name); err != nil {
+				return nil, err
+			}
+		}
+		return words, nil
+	case OpenCLC, GLSL:
+	default:
+		return nil, fmt.Errorf("%s: unknown kernel language %v", name, lang)
+	}
+
+	tmp, err := os.MkdirTemp("", "pocketgpu-kernel-")
+	if err != nil {
+		return nil, fmt.Errorf("compiling %s: %w", name, err)
+	}
+	defer os.RemoveAll(tmp)
+	w := &work{tmp: tmp, name: name}
+
+	in := srcPath
+	includes := opt.IncludeDirs
+	if in == "" {
+		base := filepath.Base(name)
+		if base == "." || base == string(filepath.Separator) || base == "" {
+			base = "kernel"
+		}
+		in = filepath.Join(tmp, base)
+		if err := os.WriteFile(in, src, 0o600); err != nil {
+			return nil, fmt.Errorf("compiling %s: %w", name, err)
+		}
+		w.srcTmp = in
+		if dir := filepath.Dir(name); dir != "." {
+			if st, err := os.Stat(dir); err == nil && st.IsDir() {
+				includes = append([]string{dir}, includes...)
+			}
+		}
+	}
+
+	if lang == OpenCLC {
+		return w.openCL(in, includes, opt.Defines)
+	}
+	return w.glsl(in, StageOf(name), includes, opt.Defines, opt.Validate)
+}
+
+// work is one compile: its private temp dir and how to clean its paths out of
+// diagnostics.
+type work struct {
+	tmp    string
+	name   string
+	srcTmp string // the temp copy of an in-memory source, or ""
+}
+
+// openCL runs the 4-step pipeline of DEVELOPERS.md.
+func (w *work) openCL(in string, includes, defines []string) ([]byte, error) {
+	bc0 := filepath.Join(w.tmp, "k0.bc")
+	bc := filepath.Join(w.tmp, "k.bc")
+	spv := filepath.Join(w.tmp, "k.spv")
+
+	args := []string{"-c", "-target", "spir64", "-cl-std=CL1.2", "-O2", "-Xclang", "-disable-llvm-passes", "-emit-llvm"}
+	for _, d := range defines {
+		args = append(args, "-D"+d)
+	}
+	for _, d := range includes {
+		args = append(args, "-I", d)
+	}
+	args = append(args, in, "-o", bc0)
+	if err := w.run("clang-14", args...); err != nil {
+		return nil, err
+	}
+	if err := w.run("opt-14", "-passes="+optPasses, bc0, "-o", bc); err != nil {
+		return nil, err
+	}
+	if err := w.run("llvm-spirv-14", bc, "-o", spv); err != nil {
+		return nil, err
+	}
+	if err := w.run("spirv-val", spv); err != nil {
+		return nil, err
+	}
+	return w.readSPIRV(spv)
+}
+
+// glsl runs glslangValidator for Vulkan 1.1 (DEVELOPERS.md).
+func (w *work) glsl(in, stage string, includes, defines []string, validate bool) ([]byte, error) {
+	spv := filepath.Join(w.tmp, "k.spv")
+	args := []string{"-V", "--target-env", "vulkan1.1", "-S", stage}
+	for _, d := range defines {
+		args = append(args, "-D"+d)
+	}
+	for _, d := range includes {
+		args = append(args, "-I"+d)
+	}
+	args = append(args, in, "-o", spv)
+	if err := w.run("glslangValidator", args...); err != nil {
+		return nil, err
+	}
+	if validate {
+		if err := w.run("spirv-val", "--target-env", "vulkan1.1", spv); err != nil {
+			return nil, err
+		}
+	}
+	return w.readSPIRV(spv)
+}
+
+func (w *work) readSPIRV(path string) ([]byte, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("compiling %s: reading the compiler's output: %w", w.name, err)
+	}
+	words, err := CheckSPIRV(b)
+	if err != nil {
+		return nil, fmt.Errorf("compiling %s: the compiler's output: %w", w.name, err)
+	}
+	return words, nil
+}
+
+// validateBytes runs spirv-val on an in-memory module.
+func validateBytes(spv []byte, env, name string) error {
+	tmp, err := os.MkdirTemp("", "pocketgpu-kernel-")
+	if err != nil {
+		return fmt.Errorf("validating %s: %w", name, err)
+	}
+	defer os.RemoveAll(tmp)
+	w := &work{tmp: tmp, name: name}
+	f := filepath.Join(tmp, "k.spv")
+	if err := os.WriteFile(f, spv, 0o600); err != nil {
+		return fmt.Errorf("validating %s: %w", name, err)
+	}
+	w.srcTmp = f
+	args := []string{}
+	if env != "" {
+		args = append(args, "--target-env", env)
+	}
+	return w.run("spirv-val", append(args, f)...)
+}
+
+// run runs one tool and sorts its failure into missing tool, crash or
+// diagnostics.
+func (w *work) run(tool string, args ...string) error {
+	path, err := FindTool(tool)
+	if err != nil {
+		return err
+	}
+	cmd := exec.Command(path, args...)
+	out, err := cmd.CombinedOutput()
+	if err == nil {
+		return nil
+	}
+	text := w.trim(string(out))
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) {
+		return &ToolCrashError{Tool: tool, Err: err, Output: text}
+	}
+	if !ee.Exited() || strings.Contains(string(out), "PLEASE submit a bug report") ||
+		strings.Contains(string(out), "Stack dump:") {
+		return &ToolCrashError{Tool: tool, Err: err, Output: text}
+	}
+	return &CompileError{Tool: tool, Output: text}
+}
+
+// maxDiagLines bounds the diagnostics kept in a CompileError.
+const maxDiagLines = 60
+
+// trim removes the temp dir from a tool's output, drops glslangValidator's
+// boilerplate lines and bounds the length.
+func (w *work) trim(out string) string {
+	if w.srcTmp != "" {
+		out = strings.ReplaceAll(out, w.srcTmp, w.name)
+	}
+	out = strings.ReplaceAll(out, w.tmp+string(filepath.Separator), "")
+	var keep []string
+	for _, line := range strings.Split(out, "\n") {
+		line = strings.TrimRight(line, " \t\r")
+		switch {
+		case line == "":
+			continue
+		case line == w.name || line == filepath.Base(w.name):
+			continue // glslangValidator echoes the file name first
+		case strings.HasPrefix(line, "SPIR-V is not generated"):
+			continue
+		}
+		keep = append(keep, line)
+	}
+	if len(keep) > maxDiagLines {
+		n := len(keep) - maxDiagLines
+		keep = append(keep[:maxDiagLines], fmt.Sprintf("... (%d more lines)", n))
+	}
+	return strings.Join(keep, "\n")
+}
+
+// SPIR-V magic number (SPIR-V spec §3.1 Magic Number).
+const spirvMagic = 0x07230203
+
+// CheckSPIRV checks that b looks like a SPIR-V module — a whole number of
+// 32-bit words, at least the 5-word header, the magic number — and returns it
+// in little-endian byte order (a big-endian module is byte-swapped). It does
+// not decode the instructions; that is the spirv package's job.
+func CheckSPIRV(b []byte) ([]byte, error) {
+	if len(b)%4 != 0 {
+		return nil, fmt.Errorf("not SPIR-V: %d bytes is not a whole number of 32-bit words", len(b))
+	}
+	if len(b) < 20 {
+		return nil, fmt.Errorf("not SPIR-V: %d bytes is shorter than the 5-word header", len(b))
+	}
+	switch {
+	case binary.LittleEndian.Uint32(b) == spirvMagic:
+		return b, nil
+	case binary.BigEndian.Uint32(b) == spirvMagic:
+		out := make([]byte, len(b))
+		for i := 0; i < len(b); i += 4 {
+			binary.LittleEndian.PutUint32(out[i:], binary.BigEndian.Uint32(b[i:]))
+		}
+		return out, nil
+	}
+	return nil, fmt.Errorf("not SPIR-V: first word is 0x%08x, not the magic number 0x%08x", binary.LittleEndian.Uint32(b), uint32(spirvMagic))
+}

@@ -1,0 +1,3 @@
+#ifndef SCALE
+#define SCALE 1.0f
+#endif
