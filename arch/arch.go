@@ -1,0 +1,328 @@
+// Package arch describes the GPUs pocketgpu simulates: typed hardware
+// parameters loaded from YAML (embedded presets and user files that inherit
+// from them), each parameter with its source, plus the figures derived from
+// them (peak rates, occupancy, issue costs).
+//
+// Hardware is data: code above this package branches on a GPU's Family and
+// reads parameters; it never branches on a GPU's id. Every derived figure is
+// computed from parameters, so changing one parameter changes every
+// consequence.
+//
+// Vocabulary (see docs/config.md for the full schema):
+//
+//   - core: the unit with its own L1 that holds resident warps and runs
+//     work-groups: a Mali shader core, an Adreno uSPTP, a Rogue USC.
+//   - cluster: cores that share something above them: an Adreno SP (shared
+//     render backend, and local memory on the 640), a Rogue USC pair
+//     (shared TPU); 1 core per cluster on Mali.
+//   - engine: Bifrost execution engine, Midgard arithmetic pipe, Adreno ALU
+//     partition, Rogue USC (one engine of 16 pipes).
+//   - warp: the SIMT group the family schedules: a Bifrost warp, an Adreno
+//     wave, a Rogue task, and on Midgard a group of 4 independent threads
+//     (the executor's grouping).
+package arch
+
+// Family is a GPU architecture family. Code branches on the family, never on a
+// GPU's id.
+type Family string
+
+// The families pocketgpu models.
+const (
+	Midgard Family = "midgard"
+	Bifrost Family = "bifrost"
+	Adreno  Family = "adreno"
+	Rogue   Family = "rogue"
+)
+
+// Families lists every family in a stable order.
+var Families = []Family{Midgard, Bifrost, Adreno, Rogue}
+
+// OpClasses lists the operation classes every GPU's ops table covers, in
+// schema order. The timing model maps each machine operation to one class.
+var OpClasses = []string{
+	"fp32_add", "fp32_mul", "fp32_mad", "fp32_fma", "fp32_sfu", "fp32_div", "fp32_cvt",
+	"fp16_add", "fp16_mul", "fp16_mad", "fp16_fma", "fp16_sfu",
+	"fp64_add", "fp64_mul", "fp64_fma",
+	"int32_add", "int32_mul", "int32_logic", "int32_shift", "int32_cmp",
+	"int64_add", "int64_mul",
+	"int16_add", "int16_mul",
+	"int8_add", "int8_mul",
+	"select", "move",
+}
+
+// GPU is one GPU's hardware description. Field tags give the YAML key, unit,
+// documentation and the checks applied on load; fields without `opt` are
+// required (a zero value means "missing").
+type GPU struct {
+	ID     string `yaml:"id" doc:"short name used on the command line"`
+	Name   string `yaml:"name" doc:"marketing name and configuration"`
+	Vendor string `yaml:"vendor" enum:"arm,qualcomm,imagination" doc:"designer of the GPU"`
+	Family Family `yaml:"family" enum:"midgard,bifrost,adreno,rogue" doc:"architecture family; selects the occupancy and lowering rules"`
+	SoC    string `yaml:"soc" opt:"" doc:"the system-on-chip (and device) these numbers describe"`
+	GPUID  int    `yaml:"gpu_id" opt:"" hex:"" min:"1" max:"65535" doc:"Panfrost GPU ID (PAN_GPU_ID for drm-shim); Mali only"`
+
+	Cores           int     `yaml:"cores" min:"1" max:"1024" unit:"cores" doc:"cores: Mali shader cores, Adreno uSPTPs, Rogue USCs"`
+	CoresPerCluster int     `yaml:"cores_per_cluster" min:"1" max:"64" unit:"cores" doc:"cores per cluster: uSPTPs per Adreno SP, USCs per Rogue USC pair, 1 on Mali"`
+	ClockMHz        float64 `yaml:"clock_mhz" min:"1" max:"10000" unit:"MHz" doc:"shader clock"`
+
+	EnginesPerCore        int   `yaml:"engines_per_core" min:"1" max:"64" unit:"engines" doc:"Bifrost execution engines, Midgard arithmetic pipes, Adreno ALU partitions, Rogue 1"`
+	LanesPerEngine        int   `yaml:"lanes_per_engine" min:"1" max:"1024" unit:"lanes" doc:"FP32 lanes of one engine"`
+	WarpSizes             []int `yaml:"warp_sizes" min:"1" max:"1024" pow2:"" unit:"threads" doc:"SIMT widths the family schedules, ascending (warp, wave, task)"`
+	MaxWarpsPerEngine     int   `yaml:"max_warps_per_engine" min:"1" max:"4096" unit:"warps" doc:"resident warp slots per engine, whatever the warp width"`
+	RegisterFileKiB       int   `yaml:"register_file_kib" opt:"" min:"1" max:"65536" unit:"KiB" doc:"register file per core (Rogue: derived from rogue.*, not set)"`
+	MaxRegistersPerThread int   `yaml:"max_registers_per_thread" min:"1" max:"4096" unit:"32-bit regs" doc:"most 32-bit registers one thread can allocate before the compiler spills"`
+	RegisterGranule       int   `yaml:"register_granule" min:"1" max:"1024" unit:"32-bit regs" doc:"allocation granule: a thread's registers round up to a multiple of this"`
+	RegisterAllocPow2     bool  `yaml:"register_alloc_pow2" opt:"" doc:"allocations double (1, 2, 4 ... granules) instead of growing linearly"`
+	MaxWorkgroupSize      int   `yaml:"max_workgroup_size" min:"1" max:"65536" unit:"threads" doc:"largest work-group the driver accepts"`
+
+	Pipes []Pipe             `yaml:"pipes" doc:"execution pipes of one engine"`
+	Ops   map[string]*OpCost `yaml:"ops" doc:"cost of each operation class"`
+
+	L1           *L1          `yaml:"l1" opt:"" doc:"first-level data cache per core (absent: global loads go straight to L2)"`
+	TextureCache TextureCache `yaml:"texture_cache" doc:"texture cache, one per texture unit"`
+	L2           L2           `yaml:"l2" doc:"GPU-wide last-level cache"`
+	SLC          *SLC         `yaml:"slc" opt:"" doc:"system-level cache of the SoC, between L2 and DRAM"`
+	DRAM         DRAM         `yaml:"dram" doc:"main memory"`
+	TLB          TLB          `yaml:"tlb" doc:"GPU address translation"`
+	LocalMemory  LocalMemory  `yaml:"local_memory" doc:"work-group local (shared) memory"`
+	Atomics      Atomics      `yaml:"atomics" doc:"atomic operations"`
+	HostCopy     HostCopy     `yaml:"host_copy" doc:"copies between host and GPU buffers"`
+	Texture      Texture      `yaml:"texture" doc:"texture units"`
+	Tiling       Tiling       `yaml:"tiling" doc:"tile-based rendering"`
+
+	CommandProcessor CommandProcessor `yaml:"command_processor" doc:"front end that reads command streams"`
+	PowerDomains     []string         `yaml:"power_domains" opt:"" doc:"independently powered blocks"`
+
+	Midgard *MidgardParams `yaml:"midgard" opt:"" doc:"Midgard-only parameters"`
+	Bifrost *BifrostParams `yaml:"bifrost" opt:"" doc:"Bifrost-only parameters"`
+	Adreno  *AdrenoParams  `yaml:"adreno" opt:"" doc:"Adreno-only parameters"`
+	Rogue   *RogueParams   `yaml:"rogue" opt:"" doc:"Rogue-only parameters"`
+
+	// Base is the preset a user file (or a derived preset) starts from; File
+	// is where this description was read ("preset mali-g52" or a path).
+	Base string `yaml:"-"`
+	File string `yaml:"-"`
+
+	sources map[string]string // parameter path -> source
+	origins map[string]origin // parameter path -> where it was set
+}
+
+type origin struct {
+	file string
+	line int
+}
+
+// Pipe is one execution pipe of an engine.
+type Pipe struct {
+	Name string `yaml:"name" doc:"pipe name, referenced by ops.*.pipes"`
+}
+
+// OpCost is the cost of one operation class. A warp instruction of the class
+// with width W covering C components per thread costs
+// ceil(C/pack) × max(1, ceil(W / (lanes_per_engine × rate))) cycles on one of
+// the listed pipes, or ceil(C/pack) × cycles_per_warp when that is set.
+type OpCost struct {
+	Pipes         []string `yaml:"pipes" opt:"" doc:"pipes that can execute the class (any one per instruction)"`
+	Rate          float64  `yaml:"rate" opt:"" min:"0.0001" max:"64" unit:"ops/lane/cycle" doc:"thread-operations per lane per cycle on one listed pipe"`
+	Pack          int      `yaml:"pack" opt:"" min:"1" max:"64" unit:"components" doc:"components one instruction covers per thread (sub-word SIMD or co-issue); default 1"`
+	CyclesPerWarp float64  `yaml:"cycles_per_warp" opt:"" min:"0.0001" max:"1e6" unit:"cycles" doc:"fixed cost per warp instruction for slow paths; overrides rate"`
+	Emulated      bool     `yaml:"emulated" opt:"" doc:"carried out by a sequence of other instructions"`
+	Unsupported   bool     `yaml:"unsupported" opt:"" doc:"the GPU cannot execute the class at all"`
+	Note          string   `yaml:"note" opt:"" doc:"remark"`
+}
+
+// L1 is a per-core first-level data cache.
+type L1 struct {
+	Kind          string  `yaml:"kind" enum:"load_store,mixed" doc:"load_store (Mali: global and local data) or mixed (Rogue: all transfers)"`
+	SizeKiB       int     `yaml:"size_kib" min:"1" max:"65536" unit:"KiB" doc:"capacity"`
+	LineBytes     int     `yaml:"line_bytes" min:"4" max:"4096" pow2:"" unit:"B" doc:"line size"`
+	Ways          int     `yaml:"ways" min:"1" max:"1024" unit:"ways" doc:"associativity"`
+	LatencyCycles int     `yaml:"latency_cycles" min:"1" max:"100000" unit:"cycles" doc:"load-to-use latency on a hit"`
+	BytesPerCycle float64 `yaml:"bytes_per_cycle" min:"0.001" max:"100000" unit:"B/cycle" doc:"bandwidth per core"`
+}
+
+// TextureCache is the cache of one texture unit (per core, or per Rogue TPU).
+type TextureCache struct {
+	SizeKiB       int `yaml:"size_kib" min:"1" max:"65536" unit:"KiB" doc:"capacity used by the model"`
+	SpecSizeKiB   int `yaml:"spec_size_kib" opt:"" min:"1" max:"65536" unit:"KiB" doc:"capacity on the vendor's spec sheet, where it differs from measurement"`
+	LineBytes     int `yaml:"line_bytes" min:"4" max:"4096" pow2:"" unit:"B" doc:"line size"`
+	Ways          int `yaml:"ways" min:"1" max:"1024" unit:"ways" doc:"associativity"`
+	LatencyCycles int `yaml:"latency_cycles" min:"1" max:"100000" unit:"cycles" doc:"hit latency"`
+}
+
+// L2 is the GPU-wide cache.
+type L2 struct {
+	SizeKiB           int     `yaml:"size_kib" min:"1" max:"1048576" unit:"KiB" doc:"capacity"`
+	LineBytes         int     `yaml:"line_bytes" min:"4" max:"4096" pow2:"" unit:"B" doc:"line size"`
+	Ways              int     `yaml:"ways" min:"1" max:"1024" unit:"ways" doc:"associativity"`
+	Slices            int     `yaml:"slices" min:"1" max:"256" unit:"slices" doc:"independent slices (address-interleaved)"`
+	LatencyCycles     int     `yaml:"latency_cycles" min:"1" max:"100000" unit:"cycles" doc:"hit latency seen by a core"`
+	BytesPerCycle     float64 `yaml:"bytes_per_cycle" min:"0.001" max:"100000" unit:"B/cycle" doc:"bandwidth of one slice"`
+	CoreBytesPerCycle float64 `yaml:"core_bytes_per_cycle" min:"0.001" max:"100000" unit:"B/cycle" doc:"bandwidth of one core's path to L2"`
+}
+
+// SLC is a system-level cache shared with the rest of the SoC.
+type SLC struct {
+	SizeKiB      int     `yaml:"size_kib" min:"1" max:"1048576" unit:"KiB" doc:"capacity"`
+	LatencyNS    float64 `yaml:"latency_ns" min:"0.001" max:"100000" unit:"ns" doc:"hit latency"`
+	BandwidthGBs float64 `yaml:"bandwidth_gbs" min:"0.001" max:"100000" unit:"GB/s" doc:"bandwidth available to the GPU"`
+}
+
+// DRAM is main memory.
+type DRAM struct {
+	Type                 string  `yaml:"type" doc:"memory technology"`
+	BusBits              int     `yaml:"bus_bits" min:"8" max:"4096" unit:"bits" doc:"total data bus width"`
+	TransferMTs          float64 `yaml:"transfer_mts" min:"1" max:"100000" unit:"MT/s" doc:"transfers per second per pin"`
+	LatencyNS            float64 `yaml:"latency_ns" min:"0.001" max:"100000" unit:"ns" doc:"load latency from the GPU after an L2 (and SLC) miss"`
+	MeasuredBandwidthGBs float64 `yaml:"measured_bandwidth_gbs" opt:"" min:"0.001" max:"100000" unit:"GB/s" doc:"bandwidth measured from the GPU, where known"`
+}
+
+// TLB is the GPU's address translation.
+type TLB struct {
+	Entries           int `yaml:"entries" min:"1" max:"1048576" unit:"entries" doc:"entries of the last-level GPU TLB"`
+	PageKiB           int `yaml:"page_kib" min:"1" max:"1048576" pow2:"" unit:"KiB" doc:"page size"`
+	MissLatencyCycles int `yaml:"miss_latency_cycles" min:"1" max:"1000000" unit:"cycles" doc:"extra latency of a miss (page walk)"`
+}
+
+// Local-memory kinds.
+const (
+	LocalGlobal = "global"
+	LocalOnChip = "on_chip"
+)
+
+// LocalMemory is work-group local memory (OpenCL local, Vulkan shared).
+type LocalMemory struct {
+	Kind                       string  `yaml:"kind" enum:"global,on_chip" doc:"global: system RAM through the load/store cache; on_chip: dedicated storage"`
+	MaxPerWorkgroupKiB         int     `yaml:"max_per_workgroup_kib" min:"1" max:"65536" unit:"KiB" doc:"largest allocation of one work-group"`
+	InstanceKiB                int     `yaml:"instance_kib" opt:"" min:"1" max:"65536" unit:"KiB" doc:"on_chip: capacity of one instance"`
+	CoresPerInstance           int     `yaml:"cores_per_instance" opt:"" min:"1" max:"1024" unit:"cores" doc:"on_chip: cores sharing one instance"`
+	AllocGranuleBytes          int     `yaml:"alloc_granule_bytes" opt:"" min:"1" max:"65536" unit:"B" doc:"allocations round up to a multiple of this"`
+	Banks                      int     `yaml:"banks" opt:"" min:"1" max:"1024" unit:"banks" doc:"on_chip: banks"`
+	BankBytes                  int     `yaml:"bank_bytes" opt:"" min:"1" max:"1024" unit:"B" doc:"on_chip: width of one bank"`
+	BytesPerCycle              float64 `yaml:"bytes_per_cycle" min:"0.001" max:"100000" unit:"B/cycle" doc:"bandwidth per core (per instance when shared)"`
+	LatencyCycles              int     `yaml:"latency_cycles" min:"1" max:"100000" unit:"cycles" doc:"access latency"`
+	WorkgroupsWithLocalPerCore int     `yaml:"workgroups_with_local_per_core" opt:"" min:"1" max:"1024" unit:"work-groups" doc:"most work-groups with local memory resident on one core (absent: no such limit)"`
+}
+
+// Atomics describes atomic operations.
+type Atomics struct {
+	LatencyCycles      int     `yaml:"latency_cycles" min:"1" max:"100000" unit:"cycles" doc:"round trip of a global atomic"`
+	LocalLatencyCycles int     `yaml:"local_latency_cycles" opt:"" min:"1" max:"100000" unit:"cycles" doc:"round trip of an atomic on local memory, where it differs"`
+	OpsPerClock        float64 `yaml:"ops_per_clock" min:"0.001" max:"100000" unit:"ops/cycle" doc:"GPU-wide throughput of 32-bit atomic adds"`
+}
+
+// HostCopy describes copies between host memory and GPU buffers.
+type HostCopy struct {
+	ToGPUGBs   float64 `yaml:"to_gpu_gbs" min:"0.001" max:"100000" unit:"GB/s" doc:"host-to-GPU copy bandwidth"`
+	FromGPUGBs float64 `yaml:"from_gpu_gbs" min:"0.001" max:"100000" unit:"GB/s" doc:"GPU-to-host copy bandwidth"`
+	ZeroCopy   bool    `yaml:"zero_copy" opt:"" doc:"host and GPU share buffers without copies (map/unmap is free)"`
+}
+
+// Texture describes the texture units.
+type Texture struct {
+	SamplesPerClock float64 `yaml:"samples_per_clock" min:"0.001" max:"1024" unit:"samples/cycle" doc:"samples per clock of one texture unit"`
+	BytesPerSample  int     `yaml:"bytes_per_sample" min:"1" max:"1024" unit:"B" doc:"bytes one sample returns"`
+	CoresPerUnit    int     `yaml:"cores_per_unit" min:"1" max:"64" unit:"cores" doc:"cores sharing one texture unit (Rogue: a TPU per USC pair)"`
+}
+
+// Tiling describes tile-based rendering.
+type Tiling struct {
+	TileWidth              int  `yaml:"tile_width" min:"1" max:"4096" unit:"px" doc:"nominal tile width"`
+	TileHeight             int  `yaml:"tile_height" min:"1" max:"4096" unit:"px" doc:"nominal tile height"`
+	TileBufferBitsPerPixel int  `yaml:"tile_buffer_bits_per_pixel" opt:"" min:"1" max:"4096" unit:"bits" doc:"on-chip tile storage per pixel (Mali)"`
+	TileBufferKiB          int  `yaml:"tile_buffer_kib" opt:"" min:"1" max:"65536" unit:"KiB" doc:"tile buffer per core (Mali)"`
+	Hierarchical           bool `yaml:"hierarchical" opt:"" doc:"the tiler bins into several tile sizes (Mali hierarchical tiling)"`
+	GMEMKiB                int  `yaml:"gmem_kib" opt:"" min:"1" max:"1048576" unit:"KiB" doc:"tile memory GPU-wide (Adreno GMEM)"`
+	GMEMAlignW             int  `yaml:"gmem_align_w" opt:"" min:"1" max:"4096" unit:"px" doc:"GMEM allocation alignment, width"`
+	GMEMAlignH             int  `yaml:"gmem_align_h" opt:"" min:"1" max:"4096" unit:"px" doc:"GMEM allocation alignment, height"`
+	BinAlignW              int  `yaml:"bin_align_w" opt:"" min:"1" max:"4096" unit:"px" doc:"bin width alignment"`
+	BinAlignH              int  `yaml:"bin_align_h" opt:"" min:"1" max:"4096" unit:"px" doc:"bin height alignment"`
+	BinMaxW                int  `yaml:"bin_max_w" opt:"" min:"1" max:"65536" unit:"px" doc:"largest bin width"`
+	BinMaxH                int  `yaml:"bin_max_h" opt:"" min:"1" max:"65536" unit:"px" doc:"largest bin height"`
+	VisibilityStreamPipes  int  `yaml:"visibility_stream_pipes" opt:"" min:"1" max:"1024" unit:"pipes" doc:"visibility-stream (VSC) pipes"`
+}
+
+// CommandProcessor describes the front end.
+type CommandProcessor struct {
+	Kind               string   `yaml:"kind" doc:"job_manager (Mali), pfp_me, sqe or bv_br (Adreno), cdm (Rogue compute data master)"`
+	Microcontrollers   []string `yaml:"microcontrollers" opt:"" doc:"microcontrollers that read the command stream"`
+	LowPriorityCompute bool     `yaml:"low_priority_compute" opt:"" doc:"a separate queue for low-priority compute (Adreno LPAC)"`
+	ConcurrentBinning  bool     `yaml:"concurrent_binning" opt:"" doc:"binning of the next pass overlaps rendering of this one"`
+}
+
+// MidgardParams are Midgard-only parameters.
+type MidgardParams struct {
+	WorkRegisterBits  int `yaml:"work_register_bits" min:"32" max:"1024" unit:"bits" doc:"width of a work register (a vec4)"`
+	ScalarALUsPerPipe int `yaml:"scalar_alus_per_pipe" opt:"" min:"1" max:"16" unit:"ALUs" doc:"scalar ALUs beside the vector units (not in the ops table)"`
+}
+
+// BifrostParams are Bifrost-only parameters.
+type BifrostParams struct {
+	ClauseMaxTuples              int `yaml:"clause_max_tuples" min:"1" max:"64" unit:"tuples" doc:"instruction tuples (FMA+ADD) per clause"`
+	MessageInstructionsPerClause int `yaml:"message_instructions_per_clause" min:"1" max:"64" unit:"instructions" doc:"instructions per clause that may use units outside the EE (memory, varyings)"`
+	ScoreboardSlots              int `yaml:"scoreboard_slots" min:"1" max:"64" unit:"slots" doc:"software-managed scoreboard entries for cross-clause dependencies"`
+	RegisterReadPorts            int `yaml:"register_read_ports" min:"1" max:"16" unit:"ports" doc:"register file read ports"`
+	RegisterWritePorts           int `yaml:"register_write_ports" min:"1" max:"16" unit:"ports" doc:"register file write ports"`
+	RegisterReadWritePorts       int `yaml:"register_read_write_ports" opt:"" min:"1" max:"16" unit:"ports" doc:"register file ports that can read or write"`
+	UniformPortBits              int `yaml:"uniform_port_bits" min:"1" max:"1024" unit:"bits" doc:"uniform/constant port width per instruction"`
+	ICacheKiB                    int `yaml:"icache_kib" min:"1" max:"1024" unit:"KiB" doc:"instruction cache per core"`
+	InstructionBits              int `yaml:"instruction_bits" min:"1" max:"1024" unit:"bits" doc:"size of one FMA+ADD instruction"`
+}
+
+// AdrenoParams are Adreno-only parameters.
+type AdrenoParams struct {
+	GPUID int `yaml:"gpu_id" min:"100" max:"9999" doc:"freedreno GPU id (e.g. 640); accepted wherever a GPU is named"`
+}
+
+// RogueParams are Rogue-only parameters.
+type RogueParams struct {
+	UnifiedStores         int `yaml:"unified_stores" min:"1" max:"64" unit:"stores" doc:"unified stores per USC, each shared by lanes_per_engine/unified_stores pipes"`
+	UnifiedStoreRegisters int `yaml:"unified_store_registers" min:"1" max:"1048576" unit:"registers" doc:"registers per unified store"`
+	RegisterBits          int `yaml:"register_bits" min:"32" max:"1024" pow2:"" unit:"bits" doc:"width of one unified-store register"`
+	CommonStoreBanks      int `yaml:"common_store_banks" min:"1" max:"64" unit:"banks" doc:"common store (local memory) banks"`
+	CommonStoreBankBits   int `yaml:"common_store_bank_bits" min:"8" max:"4096" unit:"bits" doc:"width of one common store bank"`
+	BurstBytes            int `yaml:"burst_bytes" min:"1" max:"65536" unit:"B" doc:"largest burst between system memory and the unified store"`
+	AsyncCopyBytes        int `yaml:"async_copy_bytes" min:"1" max:"1048576" unit:"B" doc:"largest async_work_group_copy burst into the common store"`
+	AsyncCopyMinWorkgroup int `yaml:"async_copy_min_workgroup" min:"1" max:"65536" unit:"threads" doc:"smallest compile-time work-group size for the async burst"`
+}
+
+// Op returns the cost of an operation class and whether the table has it.
+func (g *GPU) Op(class string) (OpCost, bool) {
+	op, ok := g.Ops[class]
+	if !ok || op == nil {
+		return OpCost{}, false
+	}
+	return *op, true
+}
+
+// RegisterFileBytesPerCore is the register file of one core in bytes: the
+// register_file_kib parameter, or on Rogue unified_stores ×
+// unified_store_registers × register_bits.
+func (g *GPU) RegisterFileBytesPerCore() int {
+	if g.Family == Rogue && g.Rogue != nil {
+		return g.Rogue.UnifiedStores * g.Rogue.UnifiedStoreRegisters * g.Rogue.RegisterBits / 8
+	}
+	return g.RegisterFileKiB * 1024
+}
+
+// Clusters is the number of clusters (Adreno SPs, Rogue USC pairs).
+func (g *GPU) Clusters() int {
+	if g.CoresPerCluster <= 0 {
+		return g.Cores
+	}
+	return g.Cores / g.CoresPerCluster
+}
+
+// WidestWarp is the largest warp width the GPU schedules.
+func (g *GPU) WidestWarp() int {
+	w := 0
+	for _, s := range g.WarpSizes {
+		if s > w {
+			w = s
+		}
+	}
+	return w
+}
+
+// Source returns the recorded source of a parameter path ("" if none).
+func (g *GPU) Source(path string) string { return g.sources[path] }
