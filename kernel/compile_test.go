@@ -280,3 +280,31 @@ func TestLoadSPIRV(t *testing.T) {
 		t.Errorf("Load(header only, Validate) error = %v, want a spirv-val CompileError", err)
 	}
 }
+
+func TestToolCrash(t *testing.T) {
+	if _, err := os.Stat("/bin/sh"); err != nil {
+		t.Skip("no /bin/sh for the fake compiler")
+	}
+	bin := t.TempDir()
+	scripts := map[string]string{
+		"glslangValidator": "#!/bin/sh\necho 'about to fail' >&2\nkill -SEGV $$\n",
+		"clang-14":         "#!/bin/sh\necho 'PLEASE submit a bug report to https://example.invalid' >&2\nexit 1\n",
+	}
+	for name, s := range scripts {
+		if err := os.WriteFile(filepath.Join(bin, name), []byte(s), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Setenv("PATH", bin)
+	tests := []struct{ file, tool, output string }{
+		{"testdata/double.comp", "glslangValidator", "about to fail"},
+		{"testdata/vecadd.cl", "clang-14", "PLEASE submit"},
+	}
+	for _, tt := range tests {
+		_, err := Compile(tt.file, Options{})
+		var crash *ToolCrashError
+		if !errors.As(err, &crash) || crash.Tool != tt.tool || !strings.Contains(crash.Output, tt.output) {
+			t.Errorf("Compile(%s) error = %v (%T), want a ToolCrashError from %s", tt.file, err, err, tt.tool)
+		}
+	}
+}
