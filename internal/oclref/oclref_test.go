@@ -3,7 +3,10 @@ package oclref
 import (
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"math"
+	"os"
+	"os/exec"
 	"strings"
 	"testing"
 
@@ -188,5 +191,29 @@ func TestRunErrors(t *testing.T) {
 				t.Errorf("error %v, want %q", err, tt.want)
 			}
 		})
+	}
+}
+
+// TestNoPlatform runs this test binary again with the OpenCL ICD loader
+// pointed at an empty vendor directory, so that no platform exists, and
+// checks that Available then says what to install.
+func TestNoPlatform(t *testing.T) {
+	if os.Getenv("OCLREF_CHILD") == "1" {
+		err := Available()
+		fmt.Printf("child: %v\n", err)
+		if err == nil || !errors.Is(err, ErrUnavailable) {
+			os.Exit(3)
+		}
+		return
+	}
+	needOpenCL(t) // only meaningful where the library loads at all
+	cmd := exec.Command(os.Args[0], "-test.run=^TestNoPlatform$")
+	cmd.Env = append(os.Environ(), "OCLREF_CHILD=1", "OCL_ICD_VENDORS="+t.TempDir(), "OCL_ICD_FILENAMES=")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("child failed: %v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), "install the Debian packages pocl-opencl-icd and ocl-icd-libopencl1 (no OpenCL platform") {
+		t.Errorf("child output:\n%s", out)
 	}
 }
