@@ -12,7 +12,8 @@ import (
 // corpus case as is; "large" the same kernel with 64× the work-items and 4×
 // the iterations, which amortises PoCL's launch cost. kernel-s is the
 // kernel's time from the OpenCL profiling events; FMA/s counts the 8 fmas
-// per work-item per iteration.
+// per work-item per iteration. PoCL uses every core; for a one-core
+// comparison run with POCL_MAX_PTHREAD_COUNT=1.
 func BenchmarkPoCLFMA8(b *testing.B) {
 	needPoCL(b)
 	base, ok := Lookup("fma8")
