@@ -1,7 +1,10 @@
 package arch
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -57,7 +60,22 @@ const maxBaseDepth = 4
 
 func parse(data []byte, o parseOpts) (*GPU, error) {
 	var root yaml.Node
-	if err := yaml.Unmarshal(data, &root); err != nil {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	err := dec.Decode(&root)
+	if errors.Is(err, io.EOF) {
+		err = nil
+	}
+	if err == nil && root.Kind != 0 {
+		var more yaml.Node
+		if err2 := dec.Decode(&more); !errors.Is(err2, io.EOF) {
+			line := 0
+			if err2 == nil {
+				line = more.Line
+			}
+			return nil, &ConfigError{File: o.file, Line: line, Msg: "more than one YAML document (---); put the whole description in one"}
+		}
+	}
+	if err != nil {
 		ce := &ConfigError{File: o.file, Msg: "not valid YAML: " + strings.TrimPrefix(err.Error(), "yaml: ")}
 		if m := yamlLineRE.FindStringSubmatch(err.Error()); m != nil {
 			ce.Line, _ = strconv.Atoi(m[1])

@@ -15,28 +15,92 @@ func (g *GPU) Validate() error {
 	if g == nil {
 		return &ConfigError{Msg: "no GPU"}
 	}
+	// The family decides which sections belong; check it first.
+	known := false
+	var names []string
+	for _, f := range Families {
+		known = known || f == g.Family
+		names = append(names, string(f))
+	}
+	if !known {
+		if g.Family == "" {
+			return g.at("family", "missing; want one of %s", strings.Join(names, ", "))
+		}
+		return g.at("family", "%q is not allowed%s; allowed: %s", g.Family, didYouMean(string(g.Family), names), strings.Join(names, ", "))
+	}
+	// Family sections: exactly the one for the family.
+	sections := map[Family]bool{
+		Midgard: g.Midgard != nil, Bifrost: g.Bifrost != nil,
+		Adreno: g.Adreno != nil, Rogue: g.Rogue != nil,
+	}
+	if !sections[g.Family] {
+		return g.errAt([]string{"family", string(g.Family)}, "family %s needs its %s: section", g.Family, g.Family)
+	}
+	for _, f := range Families {
+		if f != g.Family && sections[f] {
+			return g.errAt([]string{string(f), "family"}, "the %s: section is for family %s, but family is %s; remove it (set it to null in a user file)", f, f, g.Family)
+		}
+	}
+
 	if err := g.validateFields(reflect.ValueOf(g).Elem(), ""); err != nil {
 		return err
 	}
 	return g.validateConsistency()
 }
 
-// errAt builds a ConfigError for path, locating the file and line that set
-// it (or, failing that, its closest parent).
-func (g *GPU) errAt(path, format string, args ...any) error {
-	e := &ConfigError{Path: path, Msg: fmt.Sprintf(format, args...), File: g.File}
-	for p := path; p != ""; {
-		if o, ok := g.origins[p]; ok {
-			e.File, e.Line = o.file, o.line
+// errAt builds a ConfigError for a problem involving the given parameter
+// paths. It blames the first path set by the file being read (so a user's
+// override is named rather than the preset value it clashes with), else the
+// first path, and locates the file and line that set it.
+func (g *GPU) errAt(paths []string, format string, args ...any) error {
+	chosen := paths[0]
+	for _, p := range paths {
+		if o, ok := g.originOf(p); ok && o.file == g.File {
+			chosen = p
 			break
 		}
-		i := strings.LastIndexAny(p, ".[")
-		if i < 0 {
-			break
-		}
-		p = p[:i]
+	}
+	e := &ConfigError{Path: chosen, Msg: fmt.Sprintf(format, args...), File: g.File}
+	if o, ok := g.originOf(chosen); ok {
+		e.File, e.Line = o.file, o.line
 	}
 	return e
+}
+
+// originOf finds where a path was set: the path itself, else the first line
+// of the file being read that set something under it, else its nearest
+// parent.
+func (g *GPU) originOf(path string) (origin, bool) {
+	if o, ok := g.origins[path]; ok {
+		return o, true
+	}
+	var best origin
+	found := false
+	for p, o := range g.origins {
+		if strings.HasPrefix(p, path+".") || strings.HasPrefix(p, path+"[") {
+			if !found || (o.file == g.File && (best.file != g.File || o.line < best.line)) {
+				best, found = o, true
+			}
+		}
+	}
+	if found {
+		return best, true
+	}
+	for p := path; ; {
+		i := strings.LastIndexAny(p, ".[")
+		if i < 0 {
+			return origin{}, false
+		}
+		p = p[:i]
+		if o, ok := g.origins[p]; ok {
+			return o, true
+		}
+	}
+}
+
+// at is errAt for a single path.
+func (g *GPU) at(path, format string, args ...any) error {
+	return g.errAt([]string{path}, format, args...)
 }
 
 func (g *GPU) validateFields(v reflect.Value, prefix string) error {
@@ -47,7 +111,7 @@ func (g *GPU) validateFields(v reflect.Value, prefix string) error {
 		case isLeaf(m.typ):
 			if fv.IsZero() || (fv.Kind() == reflect.Slice && fv.Len() == 0) {
 				if !m.opt {
-					return g.errAt(path, "missing; want %s%s", typeName(m.typ), allowedSuffix(m))
+					return g.at(path, "missing; want %s%s", typeName(m.typ), allowedSuffix(m))
 				}
 				continue
 			}
@@ -81,10 +145,10 @@ func allowedSuffix(m fieldMeta) string {
 func (g *GPU) checkLeaf(fv reflect.Value, path string, m fieldMeta) error {
 	check := func(x float64, p string) error {
 		if (m.hasLo && x < m.min) || (m.hasHi && x > m.max) {
-			return g.errAt(p, "%s is out of range; allowed: %s", fmtNum(x), m.rangeText())
+			return g.at(p, "%s is out of range; allowed: %s", fmtNum(x), m.rangeText())
 		}
 		if m.pow2 && !isPow2(int64(x)) {
-			return g.errAt(p, "%s is not a power of two; allowed: %s", fmtNum(x), m.rangeText())
+			return g.at(p, "%s is not a power of two; allowed: %s", fmtNum(x), m.rangeText())
 		}
 		return nil
 	}
@@ -93,7 +157,7 @@ func (g *GPU) checkLeaf(fv reflect.Value, path string, m fieldMeta) error {
 		return check(float64(fv.Int()), path)
 	case reflect.Float64:
 		if math.IsNaN(fv.Float()) || math.IsInf(fv.Float(), 0) {
-			return g.errAt(path, "want a finite number")
+			return g.at(path, "want a finite number")
 		}
 		return check(fv.Float(), path)
 	case reflect.String:
@@ -103,7 +167,7 @@ func (g *GPU) checkLeaf(fv reflect.Value, path string, m fieldMeta) error {
 					return nil
 				}
 			}
-			return g.errAt(path, "%q is not allowed%s; allowed: %s", fv.String(), didYouMean(fv.String(), m.enum), strings.Join(m.enum, ", "))
+			return g.at(path, "%q is not allowed%s; allowed: %s", fv.String(), didYouMean(fv.String(), m.enum), strings.Join(m.enum, ", "))
 		}
 	case reflect.Slice:
 		for i := 0; i < fv.Len(); i++ {
@@ -116,11 +180,11 @@ func (g *GPU) checkLeaf(fv reflect.Value, path string, m fieldMeta) error {
 				}
 			case reflect.String:
 				if strings.TrimSpace(e.String()) == "" {
-					return g.errAt(p, "empty name")
+					return g.at(p, "empty name")
 				}
 			case reflect.Struct:
 				if strings.TrimSpace(e.Field(0).String()) == "" {
-					return g.errAt(p+".name", "empty pipe name")
+					return g.at(p+".name", "empty pipe name")
 				}
 			}
 		}
@@ -131,52 +195,38 @@ func (g *GPU) checkLeaf(fv reflect.Value, path string, m fieldMeta) error {
 func isPow2(x int64) bool { return x > 0 && x&(x-1) == 0 }
 
 func (g *GPU) validateConsistency() error {
-	// Family sections: exactly the one for the family.
-	sections := map[Family]bool{
-		Midgard: g.Midgard != nil, Bifrost: g.Bifrost != nil,
-		Adreno: g.Adreno != nil, Rogue: g.Rogue != nil,
-	}
-	for _, f := range Families {
-		if f == g.Family && !sections[f] {
-			return g.errAt(string(f), "missing; family %s needs a %s: section", f, f)
-		}
-		if f != g.Family && sections[f] {
-			return g.errAt(string(f), "this section is for family %s, but family is %s; remove it (set it to null in a user file)", f, g.Family)
-		}
-	}
-
 	if g.Cores%g.CoresPerCluster != 0 {
-		return g.errAt("cores_per_cluster", "%d cores cannot be split into clusters of %d; cores must be a multiple of cores_per_cluster", g.Cores, g.CoresPerCluster)
+		return g.errAt([]string{"cores", "cores_per_cluster"}, "%d cores cannot be split into clusters of %d (cores must be a multiple of cores_per_cluster)", g.Cores, g.CoresPerCluster)
 	}
 	for i := 1; i < len(g.WarpSizes); i++ {
 		if g.WarpSizes[i] <= g.WarpSizes[i-1] {
-			return g.errAt(fmt.Sprintf("warp_sizes[%d]", i), "warp sizes must be listed in ascending order without repeats, got %v", g.WarpSizes)
+			return g.at(fmt.Sprintf("warp_sizes[%d]", i), "warp sizes must be listed in ascending order without repeats, got %v", g.WarpSizes)
 		}
 	}
 
 	// Registers.
 	if g.Family == Rogue {
 		if g.RegisterFileKiB != 0 {
-			return g.errAt("register_file_kib", "on family rogue the register file is derived from rogue.unified_stores × rogue.unified_store_registers × rogue.register_bits; remove register_file_kib and set those")
+			return g.at("register_file_kib", "on family rogue the register file is derived from rogue.unified_stores × rogue.unified_store_registers × rogue.register_bits; remove register_file_kib and set those")
 		}
 		if g.LanesPerEngine%g.Rogue.UnifiedStores != 0 {
-			return g.errAt("rogue.unified_stores", "%d unified stores cannot share %d pipes equally; lanes_per_engine must be a multiple of rogue.unified_stores", g.Rogue.UnifiedStores, g.LanesPerEngine)
+			return g.errAt([]string{"rogue.unified_stores", "lanes_per_engine"}, "%d unified stores cannot share %d pipes equally; lanes_per_engine must be a multiple of rogue.unified_stores", g.Rogue.UnifiedStores, g.LanesPerEngine)
 		}
 	} else if g.RegisterFileKiB == 0 {
-		return g.errAt("register_file_kib", "missing; want the register file of one core in KiB")
+		return g.at("register_file_kib", "missing; want the register file of one core in KiB")
 	}
 	if g.RegisterGranule > g.MaxRegistersPerThread {
-		return g.errAt("register_granule", "%d is larger than max_registers_per_thread (%d)", g.RegisterGranule, g.MaxRegistersPerThread)
+		return g.errAt([]string{"register_granule", "max_registers_per_thread"}, "%d is larger than max_registers_per_thread (%d)", g.RegisterGranule, g.MaxRegistersPerThread)
 	}
 	perEngine := g.RegisterFileBytesPerCore() / g.EnginesPerCore
 	narrow := g.WarpSizes[0]
 	need := narrow * g.allocRegs(g.MaxRegistersPerThread) * 4
 	if need > perEngine {
-		return g.errAt("max_registers_per_thread", "%d registers (allocated as %d) × %d threads × 4 B = %d B do not fit the register file of one engine (%d B); lower max_registers_per_thread or enlarge the register file",
+		return g.errAt([]string{"max_registers_per_thread", "register_file_kib", "warp_sizes", "engines_per_core", "register_granule", "rogue.unified_store_registers", "rogue.unified_stores", "rogue.register_bits"}, "%d registers (allocated as %d) × %d threads × 4 B = %d B do not fit the register file of one engine (%d B); lower max_registers_per_thread or enlarge the register file",
 			g.MaxRegistersPerThread, g.allocRegs(g.MaxRegistersPerThread), narrow, need, perEngine)
 	}
 	if maxT := g.MaxWarpsPerEngine * g.EnginesPerCore * g.WidestWarp(); g.MaxWorkgroupSize > maxT {
-		return g.errAt("max_workgroup_size", "%d threads cannot be resident on one core, which holds at most %d (max_warps_per_engine × engines_per_core × widest warp)", g.MaxWorkgroupSize, maxT)
+		return g.errAt([]string{"max_workgroup_size", "max_warps_per_engine", "engines_per_core", "warp_sizes"}, "%d threads cannot be resident on one core, which holds at most %d (max_warps_per_engine × engines_per_core × widest warp)", g.MaxWorkgroupSize, maxT)
 	}
 
 	if err := g.validatePipesAndOps(); err != nil {
@@ -201,39 +251,40 @@ func (g *GPU) validateConsistency() error {
 	switch lm.Kind {
 	case LocalOnChip:
 		if lm.InstanceKiB == 0 {
-			return g.errAt("local_memory.instance_kib", "missing; on_chip local memory needs the size of one instance")
+			return g.at("local_memory.instance_kib", "missing; on_chip local memory needs the size of one instance")
 		}
 		if lm.CoresPerInstance == 0 {
-			return g.errAt("local_memory.cores_per_instance", "missing; on_chip local memory needs the number of cores sharing one instance")
+			return g.at("local_memory.cores_per_instance", "missing; on_chip local memory needs the number of cores sharing one instance")
 		}
 		if g.Cores%lm.CoresPerInstance != 0 {
-			return g.errAt("local_memory.cores_per_instance", "%d cores cannot be split into groups of %d sharing an instance", g.Cores, lm.CoresPerInstance)
+			return g.errAt([]string{"local_memory.cores_per_instance", "cores"}, "%d cores cannot be split into groups of %d sharing an instance", g.Cores, lm.CoresPerInstance)
 		}
 		if lm.MaxPerWorkgroupKiB > lm.InstanceKiB {
-			return g.errAt("local_memory.max_per_workgroup_kib", "%d KiB is more than one instance holds (instance_kib %d)", lm.MaxPerWorkgroupKiB, lm.InstanceKiB)
+			return g.errAt([]string{"local_memory.max_per_workgroup_kib", "local_memory.instance_kib"}, "%d KiB is more than one instance holds (instance_kib %d)", lm.MaxPerWorkgroupKiB, lm.InstanceKiB)
 		}
 	case LocalGlobal:
 		if lm.InstanceKiB != 0 || lm.CoresPerInstance != 0 {
-			return g.errAt("local_memory.instance_kib", "global local memory (system RAM through the load/store cache) has no on-chip instances; remove instance_kib and cores_per_instance")
+			return g.errAt([]string{"local_memory.instance_kib", "local_memory.cores_per_instance", "local_memory.kind"}, "global local memory (system RAM through the load/store cache) has no on-chip instances; remove instance_kib and cores_per_instance")
 		}
 	}
 	if g.Cores%g.Texture.CoresPerUnit != 0 {
-		return g.errAt("texture.cores_per_unit", "%d cores cannot be split into groups of %d sharing a texture unit", g.Cores, g.Texture.CoresPerUnit)
+		return g.errAt([]string{"texture.cores_per_unit", "cores"}, "%d cores cannot be split into groups of %d sharing a texture unit", g.Cores, g.Texture.CoresPerUnit)
 	}
 	return nil
 }
 
 func (g *GPU) checkCache(path string, sizeKiB, line, ways, slices int) error {
 	size := sizeKiB * 1024
+	related := []string{path + ".size_kib", path + ".line_bytes", path + ".ways", path + ".slices"}
 	if size < line {
-		return g.errAt(path+".size_kib", "%d KiB is smaller than one %d-byte line", sizeKiB, line)
+		return g.errAt(related, "%d KiB is smaller than one %d-byte line", sizeKiB, line)
 	}
 	if size%slices != 0 || (size/slices)%(line*ways) != 0 {
 		what := "line_bytes × ways"
 		if slices > 1 {
 			what = "slices × line_bytes × ways"
 		}
-		return g.errAt(path+".size_kib", "%d KiB must be a multiple of %s (%d B)", sizeKiB, what, slices*line*ways)
+		return g.errAt(related, "%d KiB must be a multiple of %s (%d B)", sizeKiB, what, slices*line*ways)
 	}
 	return nil
 }
@@ -243,7 +294,7 @@ func (g *GPU) validatePipesAndOps() error {
 	var list []string
 	for i, p := range g.Pipes {
 		if names[p.Name] {
-			return g.errAt(fmt.Sprintf("pipes[%d].name", i), "pipe %q is listed twice", p.Name)
+			return g.at(fmt.Sprintf("pipes[%d].name", i), "pipe %q is listed twice", p.Name)
 		}
 		names[p.Name] = true
 		list = append(list, p.Name)
@@ -252,26 +303,26 @@ func (g *GPU) validatePipesAndOps() error {
 		op, ok := g.Ops[class]
 		path := "ops." + class
 		if !ok || op == nil {
-			return g.errAt("ops", "missing op class %s; every class needs an entry ({unsupported: true} if the GPU lacks it)", class)
+			return g.at("ops", "missing op class %s; every class needs an entry ({unsupported: true} if the GPU lacks it)", class)
 		}
 		if op.Unsupported {
 			continue
 		}
 		if len(op.Pipes) == 0 {
-			return g.errAt(path+".pipes", "missing; list the pipes that execute %s (one of %s), or mark it unsupported: true", class, strings.Join(list, ", "))
+			return g.at(path+".pipes", "missing; list the pipes that execute %s (one of %s), or mark it unsupported: true", class, strings.Join(list, ", "))
 		}
 		for i, p := range op.Pipes {
 			if !names[p] {
-				return g.errAt(fmt.Sprintf("%s.pipes[%d]", path, i), "unknown pipe %q%s; the engine's pipes are: %s", p, didYouMean(p, list), strings.Join(list, ", "))
+				return g.at(fmt.Sprintf("%s.pipes[%d]", path, i), "unknown pipe %q%s; the engine's pipes are: %s", p, didYouMean(p, list), strings.Join(list, ", "))
 			}
 		}
 		if op.Rate == 0 && op.CyclesPerWarp == 0 {
-			return g.errAt(path+".rate", "missing; give rate (thread-operations per lane per cycle) or cycles_per_warp")
+			return g.at(path+".rate", "missing; give rate (thread-operations per lane per cycle) or cycles_per_warp")
 		}
 	}
 	for class := range g.Ops {
 		if !isOpClass(class) {
-			return g.errAt("ops."+class, "unknown op class; the classes are: %s", strings.Join(OpClasses, ", "))
+			return g.at("ops."+class, "unknown op class; the classes are: %s", strings.Join(OpClasses, ", "))
 		}
 	}
 	return nil

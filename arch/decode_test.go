@@ -1,0 +1,187 @@
+package arch
+
+import (
+	"errors"
+	"math"
+	"strings"
+	"testing"
+)
+
+func TestUserFileDoublesPeakWithFourCores(t *testing.T) {
+	base := mustLookup(t, "mali-g52").Derived().PeakFP32GFLOPS
+	g, err := Parse([]byte("base: mali-g52\ncores: 4\n"), "gpus/four.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := g.Derived().PeakFP32GFLOPS; math.Abs(got-2*base) > 1e-9 {
+		t.Errorf("peak %v, want %v", got, 2*base)
+	}
+	if g.ID != "four" || g.Base != "mali-g52" || g.Family != Bifrost {
+		t.Errorf("id %q base %q family %q", g.ID, g.Base, g.Family)
+	}
+	if s := g.Source("cores"); s != "user: gpus/four.yaml" {
+		t.Errorf("cores source %q", s)
+	}
+	if s := g.Source("clock_mhz"); !strings.HasPrefix(s, "seed 000") {
+		t.Errorf("clock_mhz keeps the preset's source, got %q", s)
+	}
+}
+
+func TestUserFileForms(t *testing.T) {
+	g, err := Load("testdata/my-g52.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.ID != "my-g52" || g.Cores != 4 || g.L2.SizeKiB != 256 || g.PowerDomains != nil {
+		t.Errorf("got id %s cores %d l2 %d domains %v", g.ID, g.Cores, g.L2.SizeKiB, g.PowerDomains)
+	}
+	if s := g.Source("l2.size_kib"); s != "user: testdata/my-g52.yaml (64 KB per core, as the two-core part)" {
+		t.Errorf("explicit source kept: %q", s)
+	}
+	for _, p := range g.Params() {
+		if p.Path == "power_domains" {
+			t.Errorf("power_domains removed by null is still listed: %+v", p)
+		}
+	}
+
+	// Section-level sources, op overrides merging field by field, removing
+	// an optional section, and a user-chosen id.
+	src := `
+base: 640
+id: fast-640
+clock_mhz: 700
+ops:
+  source: "my measurements"
+  fp32_fma: {cycles_per_warp: 8}
+slc: null
+l2:
+  source: "vendor sheet"
+  size_kib: 256
+  latency_cycles: 40
+`
+	g, err = Parse([]byte(src), "x.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.ID != "fast-640" || g.SLC != nil || g.ClockMHz != 700 {
+		t.Errorf("id %s slc %v clock %v", g.ID, g.SLC, g.ClockMHz)
+	}
+	if op := g.Ops["fp32_fma"]; op.CyclesPerWarp != 8 || !op.Emulated || op.Pipes[0] != "alu" {
+		t.Errorf("fp32_fma merged to %+v", *op)
+	}
+	if s := g.Source("l2.latency_cycles"); s != "user: x.yaml (vendor sheet)" {
+		t.Errorf("section source: %q", s)
+	}
+	if s := g.Source("ops.fp32_fma.cycles_per_warp"); s != "user: x.yaml (my measurements)" {
+		t.Errorf("ops section source: %q", s)
+	}
+	if s := g.Source("slc.size_kib"); s != "" {
+		t.Errorf("removed section keeps source %q", s)
+	}
+}
+
+// Every kind of bad input gives a ConfigError naming the file, the line and
+// the parameter, and saying what is allowed.
+func TestParseErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		src  string
+		line int
+		path string
+		msg  string
+	}{
+		{"not yaml", "base: mali-g52\ncores: [4\n", 1, "", "not valid YAML"}, // yaml.v3 reports the line before
+		{"bad indentation", "base: mali-g52\nl2:\n  size_kib: 4\n   ways: 2\n", 4, "", "not valid YAML"},
+		{"empty", "", 0, "", "empty file"},
+		{"two documents", "base: mali-g52\n---\ncores: 4\n", 2, "", "more than one YAML document"},
+		{"only a comment", "# nothing\n", 0, "", "empty file"},
+		{"top-level list", "- mali-g52\n", 1, "", "top level must be a mapping"},
+		{"unknown base", "base: mali-g53\n", 1, "base", "nearest presets: mali-g5"},
+		{"base not text", "base: [mali-g52]\n", 1, "base", "want the id of a preset"},
+		{"unknown field", "base: mali-g52\nl2:\n  sise_kib: 4\n", 3, "l2.sise_kib", "unknown field (did you mean size_kib?)"},
+		{"unknown top field", "base: mali-g52\ncorez: 4\n", 2, "corez", "did you mean cores?"},
+		{"derived field", "base: mali-g52\npeak_fp32_gflops: 2000\n", 2, "peak_fp32_gflops", "derived figure"},
+		{"derived section", "base: mali-g52\nderived: {}\n", 2, "derived", "derived figure"},
+		{"wrong type", "base: mali-g52\ncores: many\n", 2, "cores", `want a whole number, got the string "many"`},
+		{"float for int", "base: mali-g52\ncores: 2.5\n", 2, "cores", "want a whole number, got the number 2.5"},
+		{"quoted number", "base: mali-g52\ncores: \"4\"\n", 2, "cores", "want a whole number"},
+		{"string for float", "base: mali-g52\nclock_mhz: fast\n", 2, "clock_mhz", "want a number"},
+		{"nan", "base: mali-g52\nclock_mhz: .nan\n", 2, "clock_mhz", "finite"},
+		{"bool wrong", "base: mali-g52\nhost_copy: {zero_copy: 1}\n", 2, "host_copy.zero_copy", "want true or false"},
+		{"section not mapping", "base: mali-g52\nl2: 5\n", 2, "l2", "want a section"},
+		{"list not list", "base: mali-g52\nwarp_sizes: 8\n", 2, "warp_sizes", "want a list"},
+		{"zero cores", "base: mali-g52\ncores: 0\n", 2, "cores", "missing"},
+		{"negative clock", "base: mali-g52\nclock_mhz: -5\n", 2, "clock_mhz", "-5 is out of range; allowed: 1 to 10000"},
+		{"huge", "base: mali-g52\ncores: 99999999999\n", 2, "cores", "far out of range"},
+		{"warp not power of two", "base: mali-g52\nwarp_sizes: [6]\n", 2, "warp_sizes[0]", "not a power of two"},
+		{"warp sizes order", "base: adreno-640\nwarp_sizes: [128, 64]\n", 2, "warp_sizes[1]", "ascending"},
+		{"cache smaller than line", "base: mali-g52\nl2: {size_kib: 1, line_bytes: 2048}\n", 2, "l2.size_kib", "smaller than one 2048-byte line"},
+		{"cache not multiple", "base: mali-g52\ntexture_cache: {ways: 3}\n", 2, "texture_cache.ways", "multiple of line_bytes × ways"},
+		{"line not power of two", "base: mali-g52\nl1: {line_bytes: 48}\n", 2, "l1.line_bytes", "not a power of two"},
+		{"enum", "base: mali-g52\nlocal_memory: {kind: dram}\n", 2, "local_memory.kind", "allowed: global, on_chip"},
+		{"family without section", "base: mali-g52\nfamily: adreno\n", 2, "family", "needs its adreno: section"},
+		{"unknown family", "base: mali-g52\nfamily: bifrots\n", 2, "family", "did you mean bifrost?"},
+		{"section of other family", "base: mali-g52\nrogue: {unified_stores: 4}\n", 2, "rogue", "is for family rogue"},
+		{"unknown op", "base: mali-g52\nops:\n  fp32_addd: {rate: 1}\n", 3, "ops.fp32_addd", "did you mean fp32_add?"},
+		{"unknown pipe", "base: mali-g52\nops:\n  fp32_add: {pipes: [fadd2]}\n", 3, "ops.fp32_add.pipes[0]", `unknown pipe "fadd2"`},
+		{"op not mapping", "base: mali-g52\nops:\n  fp32_add: 1\n", 3, "ops.fp32_add", "want {pipes"},
+		{"duplicate pipe", "base: mali-g52\npipes: [fma, fma]\n", 2, "pipes[1].name", "listed twice"},
+		{"pipe form", "base: mali-g52\npipes: [{nom: fma}]\n", 2, "pipes[0]", "a pipe is {name: N}"},
+		{"null required", "base: mali-g52\ncores: null\n", 2, "cores", "required"},
+		{"alias", "base: mali-g52\nname: &n x\nsoc: *n\n", 3, "soc", "aliases"},
+		{"duplicate key", "base: mali-g52\ncores: 4\ncores: 8\n", 3, "cores", "set twice (first on line 2)"},
+		{"wrapper key", "base: mali-g52\ncores: {value: 4, sauce: x}\n", 2, "cores", `"sauce" is not allowed`},
+		{"wrapper without value", "base: mali-g52\ncores: {source: x}\n", 2, "cores", "missing `value:`"},
+		{"source not text", "base: mali-g52\nl2: {size_kib: {value: 64, source: [x]}}\n", 2, "l2.size_kib.source", "want a text"},
+		{"clusters", "base: adreno-640\ncores: 5\n", 2, "cores", "5 cores cannot be split into clusters of 3"},
+		{"rogue register file", "base: powervr-gx6250\nregister_file_kib: 64\n", 2, "register_file_kib", "derived from rogue.unified_stores"},
+		{"rogue stores", "base: powervr-gx6250\nrogue: {unified_stores: 3}\n", 2, "rogue.unified_stores", "multiple of rogue.unified_stores"},
+		{"registers do not fit", "base: mali-g52\nmax_registers_per_thread: 1000\n", 2, "max_registers_per_thread", "do not fit"},
+		{"workgroup too big", "base: mali-g52\nmax_workgroup_size: 1024\n", 2, "max_workgroup_size", "at most 384"},
+		{"local instance too small", "base: adreno-640\nlocal_memory: {instance_kib: 16}\n", 2, "local_memory.instance_kib", "more than one instance"},
+		{"local global instance", "base: mali-g52\nlocal_memory: {instance_kib: 16}\n", 2, "local_memory.instance_kib", "no on-chip instances"},
+		{"texture units", "base: mali-g52\ntexture: {cores_per_unit: 3}\n", 2, "texture.cores_per_unit", "groups of 3"},
+		{"no base, incomplete", "id: mine\ncores: 2\n", 0, "family", "missing; want one of midgard"},
+		{"no base, family only", "family: rogue\nrogue: {unified_stores: 4}\n", 0, "name", "missing; want string"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Parse([]byte(tt.src), "my.yaml")
+			var ce *ConfigError
+			if !errors.As(err, &ce) {
+				t.Fatalf("got %v, want *ConfigError", err)
+			}
+			if ce.File != "my.yaml" || ce.Line != tt.line || ce.Path != tt.path || !strings.Contains(ce.Msg, tt.msg) {
+				t.Errorf("got %s (file %q line %d path %q); want line %d path %q message containing %q", err, ce.File, ce.Line, ce.Path, tt.line, tt.path, tt.msg)
+			}
+			if !strings.HasPrefix(err.Error(), "my.yaml") {
+				t.Errorf("message %q does not start with the file name", err)
+			}
+		})
+	}
+}
+
+// A preset without a source on a parameter is refused.
+func TestPresetNeedsSources(t *testing.T) {
+	_, err := parse([]byte("base: mali-g52\ncores: 3\n"), parseOpts{file: "preset x", presetID: "x"})
+	var ce *ConfigError
+	if !errors.As(err, &ce) || ce.Path != "cores" || !strings.Contains(ce.Msg, "no source") {
+		t.Fatalf("got %v", err)
+	}
+}
+
+// Go code can build or change a GPU directly; Validate still checks it.
+func TestValidateGoBuiltGPU(t *testing.T) {
+	g := mustLookup(t, "mali-g52")
+	g.WarpSizes = []int{8, 12}
+	var ce *ConfigError
+	if err := g.Validate(); !errors.As(err, &ce) || ce.Path != "warp_sizes[1]" {
+		t.Fatalf("got %v", err)
+	}
+	if err := (&GPU{}).Validate(); err == nil {
+		t.Fatal("empty GPU validated")
+	}
+	if err := (*GPU)(nil).Validate(); err == nil {
+		t.Fatal("nil GPU validated")
+	}
+}
