@@ -49,24 +49,27 @@ func toWords(b []byte) ([]uint32, error) {
 	if len(b) == 0 {
 		return nil, headerErr(0, "empty input: a SPIR-V module starts with a %d-word header", headerWords)
 	}
+	// The magic number first: a text file or an ELF object given in place
+	// of a module is "not SPIR-V" whatever its length.
+	little := len(b) >= 4 && binary.LittleEndian.Uint32(b) == Magic
+	if len(b) >= 4 && !little && binary.BigEndian.Uint32(b) != Magic {
+		return nil, headerErr(0, "magic number 0x%08x is not SPIR-V's 0x%08x in either byte order: not a SPIR-V binary", binary.LittleEndian.Uint32(b), Magic)
+	}
 	if len(b)%4 != 0 {
 		return nil, headerErr(len(b)/4, "input is %d bytes, not a whole number of 32-bit words", len(b))
 	}
 	if len(b) < 4*headerWords {
 		return nil, headerErr(len(b)/4, "input is %d bytes, shorter than the %d-word (%d-byte) SPIR-V header", len(b), headerWords, 4*headerWords)
 	}
-	var order binary.ByteOrder
-	switch {
-	case binary.LittleEndian.Uint32(b) == Magic:
-		order = binary.LittleEndian
-	case binary.BigEndian.Uint32(b) == Magic:
-		order = binary.BigEndian
-	default:
-		return nil, headerErr(0, "magic number 0x%08x is not SPIR-V's 0x%08x in either byte order: not a SPIR-V binary", binary.LittleEndian.Uint32(b), Magic)
-	}
 	words := make([]uint32, len(b)/4)
-	for i := range words {
-		words[i] = order.Uint32(b[4*i:])
+	if little {
+		for i := range words {
+			words[i] = binary.LittleEndian.Uint32(b[4*i:])
+		}
+	} else {
+		for i := range words {
+			words[i] = binary.BigEndian.Uint32(b[4*i:])
+		}
 	}
 	return words, nil
 }
@@ -167,7 +170,7 @@ type groupUse struct {
 // grammar, checks that every id operand is defined, and collects the
 // module-level information.
 func (m *Module) resolve() error {
-	p := operandParser{m: m, check: true, out: make([]Operand, 0, 16)}
+	p := operandParser{m: m, check: true, out: make([]span, 0, 16)}
 	var groups []groupUse
 	for i := range m.Insts {
 		inst := &m.Insts[i]
@@ -182,43 +185,43 @@ func (m *Module) resolve() error {
 		ops := p.out
 		switch inst.Op {
 		case OpCapability:
-			m.Capabilities = append(m.Capabilities, Capability(ops[0].Words[0]))
+			m.Capabilities = append(m.Capabilities, Capability(inst.Operands[ops[0].pos]))
 		case OpExtension:
-			s, _, _ := LiteralString(ops[0].Words)
+			s, _, _ := LiteralString(ops[0].words(inst))
 			m.Extensions = append(m.Extensions, s)
 		case OpMemoryModel:
-			m.AddressingModel = AddressingModel(ops[0].Words[0])
-			m.MemoryModel = MemoryModel(ops[1].Words[0])
+			m.AddressingModel = AddressingModel(inst.Operands[ops[0].pos])
+			m.MemoryModel = MemoryModel(inst.Operands[ops[1].pos])
 		case OpEntryPoint:
-			name, _, _ := LiteralString(ops[2].Words)
-			ep := EntryPoint{Model: ExecutionModel(ops[0].Words[0]), Func: ops[1].Words[0], Name: name}
+			name, _, _ := LiteralString(ops[2].words(inst))
+			ep := EntryPoint{Model: ExecutionModel(inst.Operands[ops[0].pos]), Func: inst.Operands[ops[1].pos], Name: name}
 			if len(ops) > 3 {
-				ep.Interface = inst.Operands[ops[3].Pos:]
+				ep.Interface = inst.Operands[ops[3].pos:]
 			}
 			m.EntryPoints = append(m.EntryPoints, ep)
 		case OpExecutionMode, OpExecutionModeId:
-			em := ExecModeInst{Mode: ExecutionMode(ops[1].Words[0])}
+			em := ExecModeInst{Mode: ExecutionMode(inst.Operands[ops[1].pos])}
 			if len(inst.Operands) > 2 {
 				em.Args = inst.Operands[2:]
 			}
-			m.ExecutionModes[ops[0].Words[0]] = append(m.ExecutionModes[ops[0].Words[0]], em)
+			m.ExecutionModes[inst.Operands[ops[0].pos]] = append(m.ExecutionModes[inst.Operands[ops[0].pos]], em)
 		case OpName:
-			s, _, _ := LiteralString(ops[1].Words)
-			m.Names[ops[0].Words[0]] = s
+			s, _, _ := LiteralString(ops[1].words(inst))
+			m.Names[inst.Operands[ops[0].pos]] = s
 		case OpMemberName:
-			s, _, _ := LiteralString(ops[2].Words)
-			t := ops[0].Words[0]
+			s, _, _ := LiteralString(ops[2].words(inst))
+			t := inst.Operands[ops[0].pos]
 			if m.MemberNames[t] == nil {
 				m.MemberNames[t] = map[uint32]string{}
 			}
-			m.MemberNames[t][ops[1].Words[0]] = s
+			m.MemberNames[t][inst.Operands[ops[1].pos]] = s
 		case OpDecorate, OpDecorateId, OpDecorateString:
-			t := ops[0].Words[0]
+			t := inst.Operands[ops[0].pos]
 			m.Decorations[t] = append(m.Decorations[t], makeDecoration(inst, ops[1:]))
 		case OpMemberDecorate, OpMemberDecorateString:
-			m.addMemberDecoration(ops[0].Words[0], ops[1].Words[0], makeDecoration(inst, ops[2:]))
+			m.addMemberDecoration(inst.Operands[ops[0].pos], inst.Operands[ops[1].pos], makeDecoration(inst, ops[2:]))
 		case OpGroupDecorate, OpGroupMemberDecorate:
-			g := ops[0].Words[0]
+			g := inst.Operands[ops[0].pos]
 			if d := m.Def(g); d.Op != OpDecorationGroup {
 				return p.errAt(0, "%%%d is defined by %s, want OpDecorationGroup", g, d.Op)
 			}
@@ -249,12 +252,12 @@ func (m *Module) addMemberDecoration(t, member uint32, d Decoration) {
 
 // makeDecoration builds a Decoration from its operands: the decoration kind
 // and its parameters (all up to the end of the instruction).
-func makeDecoration(inst *Inst, ops []Operand) Decoration {
-	d := Decoration{Kind: DecorationKind(ops[0].Words[0])}
-	rest := ops[0].Pos + 1
-	if len(ops) > 1 && ops[1].Kind == OperandKindLiteralString {
-		d.Str, _, _ = LiteralString(ops[1].Words)
-		rest = ops[1].Pos + len(ops[1].Words)
+func makeDecoration(inst *Inst, ops []span) Decoration {
+	d := Decoration{Kind: DecorationKind(inst.Operands[ops[0].pos])}
+	rest := int(ops[0].pos) + 1
+	if len(ops) > 1 && ops[1].kind == OperandKindLiteralString {
+		d.Str, _, _ = LiteralString(ops[1].words(inst))
+		rest = int(ops[1].pos + ops[1].n)
 	}
 	if rest < len(inst.Operands) {
 		d.Args = inst.Operands[rest:]

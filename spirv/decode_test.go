@@ -558,6 +558,8 @@ func TestDecodeErrors(t *testing.T) {
 	}{
 		{"empty", nil, "spirv: word 0: empty input: a SPIR-V module starts with a 5-word header"},
 		{"odd length", []byte{3, 2, 0x23, 7, 0, 0}, "spirv: word 1: input is 6 bytes, not a whole number of 32-bit words"},
+		{"three bytes", []byte{3, 2, 0x23}, "spirv: word 0: input is 3 bytes, not a whole number of 32-bit words"},
+		{"source text", []byte("__kernel void k() {}\n"), "spirv: word 0: magic number 0x656b5f5f is not SPIR-V's 0x07230203 in either byte order: not a SPIR-V binary"},
 		{"short header", newAsm(1).bytes()[:16], "spirv: word 4: input is 16 bytes, shorter than the 5-word (20-byte) SPIR-V header"},
 		{"not spirv", []byte("\x7fELF\x02\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x02\x00\x3e\x00"), "spirv: word 0: magic number 0x464c457f is not SPIR-V's 0x07230203 in either byte order: not a SPIR-V binary"},
 		{"version 2.0", newAsm(1).set(1, 0x00020000).bytes(), "spirv: word 1: version word 0x00020000 (SPIR-V 2.0) is not supported: want SPIR-V 1.0 to 1.6"},

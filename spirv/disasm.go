@@ -55,7 +55,8 @@ func writeInst(b *strings.Builder, p *operandParser, inst *Inst) {
 		return
 	}
 	var extSet *extSet
-	for i, o := range p.out {
+	for i, sp := range p.out {
+		o := Operand{Kind: sp.kind, Pos: int(sp.pos), Words: sp.words(inst)}
 		b.WriteByte(' ')
 		switch k := o.Kind; {
 		case k.IsID():
@@ -75,7 +76,7 @@ func writeInst(b *strings.Builder, p *operandParser, inst *Inst) {
 			b.WriteString(formatNumber(p.m, sel.Type, o.Words))
 		case k == OperandKindLiteralExtInstInteger:
 			if i > 0 {
-				extSet = lookupExtSet(p.m.ExtInstImports[p.out[i-1].Words[0]])
+				extSet = lookupExtSet(p.m.ExtInstImports[inst.Operands[p.out[i-1].pos]])
 			}
 			if extSet != nil {
 				if info := extSet.lookup(o.Words[0]); info != nil {

@@ -22,7 +22,23 @@ func (m *Module) Operands(inst *Inst) ([]Operand, error) {
 	if err := p.parse(inst); err != nil {
 		return nil, err
 	}
-	return p.out, nil
+	ops := make([]Operand, len(p.out))
+	for i, s := range p.out {
+		ops[i] = Operand{Kind: s.kind, Pos: int(s.pos), Words: s.words(inst)}
+	}
+	return ops, nil
+}
+
+// span is an Operand without the slice: the parser's output (pointer-free,
+// so the decoder's hot loop has no write barriers).
+type span struct {
+	kind OperandKind
+	pos  int32 // index of the first word in Inst.Operands
+	n    int32 // number of words
+}
+
+func (s span) words(inst *Inst) []uint32 {
+	return inst.Operands[s.pos : s.pos+s.n : s.pos+s.n]
 }
 
 // operandParser parses one instruction at a time; out is reused.
@@ -33,7 +49,7 @@ type operandParser struct {
 	words []uint32
 	pos   int
 	done  bool // the operands were consumed by an ExtInst or SpecConstantOp sub-grammar
-	out   []Operand
+	out   []span
 	// switchWidth is the number of words of an OpSwitch case literal, 0 until known.
 	switchWidth int
 }
@@ -121,7 +137,7 @@ func (p *operandParser) missing(o *OperandInfo) error {
 
 // emit records an operand of n words at p.pos and advances.
 func (p *operandParser) emit(k OperandKind, n int) {
-	p.out = append(p.out, Operand{Kind: k, Pos: p.pos, Words: p.words[p.pos : p.pos+n : p.pos+n]})
+	p.out = append(p.out, span{kind: k, pos: int32(p.pos), n: int32(n)})
 	p.pos += n
 }
 
