@@ -30,20 +30,12 @@ func Load(path string) (*GPU, error) {
 	if err != nil {
 		msg := err.Error()
 		var pe *os.PathError
-		if ok := asPathError(err, &pe); ok {
+		if errors.As(err, &pe) {
 			msg = pe.Err.Error()
 		}
 		return nil, &ConfigError{File: path, Msg: "cannot read the GPU description: " + msg}
 	}
 	return Parse(data, path)
-}
-
-func asPathError(err error, target **os.PathError) bool {
-	pe, ok := err.(*os.PathError)
-	if ok {
-		*target = pe
-	}
-	return ok
 }
 
 type parseOpts struct {
