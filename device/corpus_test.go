@@ -1,0 +1,79 @@
+package device
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/pocketgpu/pocketgpu/arch"
+	"github.com/pocketgpu/pocketgpu/internal/corpus"
+	"github.com/pocketgpu/pocketgpu/ir"
+)
+
+// TestCorpus runs every corpus kernel on GPUs of each family (so warps of
+// 4, 8, 32, 64 and 128 lanes) and checks the outputs against the Go
+// references.
+func TestCorpus(t *testing.T) {
+	for _, gpu := range []string{"mali-g52", "adreno-640", "adreno-615", "powervr-gx6250", "mali-t860"} {
+		g, err := arch.Lookup(gpu)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range corpus.Cases() {
+			t.Run(gpu+"/"+c.Name, func(t *testing.T) {
+				runCase(t, g, c, 0)
+			})
+		}
+	}
+}
+
+func runCase(t *testing.T, g *arch.GPU, c corpus.Case, width int) {
+	t.Helper()
+	if c.SPIRV == nil {
+		t.Skip("no prebuilt SPIR-V")
+	}
+	dev := Open(g)
+	k, err := dev.Load(c.SPIRV, c.Entry, ir.Options{})
+	if err != nil {
+		t.Fatalf("load: %v", err)
+	}
+	specs, in, err := c.Inputs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	bound, err := dev.BindSpecs(k, specs, in)
+	if err != nil {
+		t.Fatalf("bind: %v", err)
+	}
+	var nd NDRange
+	nd.Dims = len(c.Global)
+	copy(nd.Global[:], c.Global)
+	copy(nd.Local[:], c.Local)
+	res, err := dev.Dispatch(k, nd, bound.Args, Options{WarpWidth: width})
+	if err != nil {
+		t.Fatalf("dispatch: %v", err)
+	}
+	want, err := c.Reference(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range c.Outputs {
+		if err := corpus.Compare(c, o, bound.Buffers[o].Data, want[o]); err != nil {
+			t.Errorf("warp width %d: argument %d: %v", res.WarpWidth, o, err)
+		}
+	}
+}
+
+// TestCorpusWidths runs the corpus at every warp width the executor
+// supports, so divergence and reconvergence are exercised with lanes split
+// every possible way.
+func TestCorpusWidths(t *testing.T) {
+	g, err := arch.Lookup("mali-g52")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []int{1, 2, 3, 16, 128} {
+		for _, c := range corpus.Cases() {
+			t.Run(fmt.Sprintf("w%d/%s", w, c.Name), func(t *testing.T) { runCase(t, g, c, w) })
+		}
+	}
+}

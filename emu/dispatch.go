@@ -1,0 +1,390 @@
+package emu
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/pocketgpu/pocketgpu/ir"
+	"github.com/pocketgpu/pocketgpu/spirv"
+)
+
+// ParamValue is what a dispatch binds to one parameter.
+type ParamValue struct {
+	// Slots are the values of the parameter's slots: a buffer's address,
+	// a scalar's bits (one per component), an image handle, a sampler.
+	Slots []uint64
+	// LocalBytes sizes a __local pointer argument.
+	LocalBytes int
+	// ByVal holds a struct passed by value.
+	ByVal []byte
+}
+
+// Stats counts what a dispatch executed.
+type Stats struct {
+	WorkGroups  uint64
+	Warps       uint64
+	WarpInsts   uint64
+	ThreadInsts uint64
+	Blocks      uint64
+}
+
+// DefaultMaxWarpInsts bounds a kernel run: 2^32 warp instructions take
+// minutes; a kernel still running then has most likely hung.
+const DefaultMaxWarpInsts = 1 << 32
+
+// Dispatch is one kernel launch: the program, the NDRange, the bound
+// arguments and the memory they live in.
+type Dispatch struct {
+	Prog   *Program
+	Mem    *Memory
+	Width  int // lanes per warp
+	Dims   int // work dimensions given by the user (1 to 3)
+	Global [3]int
+	Local  [3]int
+	Offset [3]int
+	Params []ParamValue
+	Images []*Image
+	// ConstBase is the address of the program's constant data buffer.
+	ConstBase uint64
+	// Printf receives printf output.
+	Printf io.Writer
+	// MaxWarpInsts bounds the run (0: DefaultMaxWarpInsts).
+	MaxWarpInsts uint64
+	// Window is how many work-groups run interleaved in a functional run
+	// (so that work-groups waiting on each other through atomics progress).
+	Window int
+	// Builtin, when set, supplies builtins the dispatcher does not know
+	// (graphics stages: FragCoord, VertexIndex ...).
+	Builtin func(b spirv.BuiltIn, w *Warp, lane, comp int) (uint64, bool)
+
+	Stats Stats
+
+	groups     [3]int
+	wgSize     int
+	localBytes int
+	uniforms   []ir.Const
+	fullMask   Mask
+	allList    []int32
+	pool       []*Warp
+}
+
+// Init checks the launch and lays out arguments and local memory.
+func (d *Dispatch) Init() error {
+	p := d.Prog
+	if d.Width < 1 || d.Width > MaxWidth {
+		return fmt.Errorf("warp width %d is out of range (1 to %d)", d.Width, MaxWidth)
+	}
+	if d.Dims == 0 {
+		d.Dims = 3
+	}
+	d.wgSize = 1
+	for k := 0; k < 3; k++ {
+		if d.Local[k] <= 0 {
+			d.Local[k] = 1
+		}
+		if d.Global[k] <= 0 {
+			d.Global[k] = 1
+		}
+		if d.Global[k]%d.Local[k] != 0 {
+			return fmt.Errorf("global size %d in dimension %d is not a multiple of the local size %d", d.Global[k], k, d.Local[k])
+		}
+		d.groups[k] = d.Global[k] / d.Local[k]
+		d.wgSize *= d.Local[k]
+	}
+	if len(d.Params) != len(p.Params) {
+		return fmt.Errorf("kernel %s takes %d arguments, %d given", p.Entry, len(p.Params), len(d.Params))
+	}
+	d.uniforms = d.uniforms[:0]
+	off := p.LocalBytes
+	for i, par := range p.Params {
+		v := d.Params[i]
+		switch {
+		case par.Kind == ir.ParamLocal:
+			off = (off + 15) &^ 15
+			d.uniforms = append(d.uniforms, ir.Const{Slot: par.Slot, Value: uint64(off)})
+			off += v.LocalBytes
+		case par.ByValOffset >= 0:
+			if len(v.ByVal) != par.Type.Size {
+				return fmt.Errorf("argument %d (%s) is a %d-byte struct, %d bytes given", i, par.Name, par.Type.Size, len(v.ByVal))
+			}
+			d.uniforms = append(d.uniforms, ir.Const{Slot: par.Slot, Value: uint64(par.ByValOffset)})
+		default:
+			for k, x := range v.Slots {
+				d.uniforms = append(d.uniforms, ir.Const{Slot: par.Slot + int32(k), Value: x})
+			}
+		}
+	}
+	d.localBytes = off
+	if p.ConstDataSlot >= 0 {
+		d.uniforms = append(d.uniforms, ir.Const{Slot: p.ConstDataSlot, Value: d.ConstBase})
+	}
+	for _, b := range p.Builtins {
+		if !knownBuiltin(b.Builtin) && d.Builtin == nil {
+			return fmt.Errorf("builtin %s is not available to a %s", b.Builtin, p.Model)
+		}
+	}
+	d.fullMask = firstLanes(d.Width)
+	d.allList = make([]int32, d.Width)
+	for i := range d.allList {
+		d.allList[i] = int32(i)
+	}
+	if d.MaxWarpInsts == 0 {
+		d.MaxWarpInsts = DefaultMaxWarpInsts
+	}
+	return nil
+}
+
+// Groups is the number of work-groups in each dimension.
+func (d *Dispatch) Groups() [3]int { return d.groups }
+
+// NumGroups is the total number of work-groups.
+func (d *Dispatch) NumGroups() int { return d.groups[0] * d.groups[1] * d.groups[2] }
+
+// WorkGroupSize is the number of work-items per work-group.
+func (d *Dispatch) WorkGroupSize() int { return d.wgSize }
+
+// WarpsPerGroup is the number of warps a work-group needs.
+func (d *Dispatch) WarpsPerGroup() int { return (d.wgSize + d.Width - 1) / d.Width }
+
+// LocalBytes is the local memory a work-group uses.
+func (d *Dispatch) LocalBytes() int { return d.localBytes }
+
+// WorkGroup is a work-group's warps and local memory.
+type WorkGroup struct {
+	ID    [3]int
+	Index int
+	Local []byte
+	Warps []*Warp
+}
+
+// NewWorkGroup creates work-group i (in linear order, x fastest).
+func (d *Dispatch) NewWorkGroup(i int) *WorkGroup {
+	g := d.groups
+	wg := &WorkGroup{ID: [3]int{i % g[0], i / g[0] % g[1], i / (g[0] * g[1])}, Index: i, Local: make([]byte, d.localBytes)}
+	for k := 0; k < d.WarpsPerGroup(); k++ {
+		w := d.newWarp()
+		w.reset(wg, k)
+		wg.Warps = append(wg.Warps, w)
+	}
+	d.Stats.WorkGroups++
+	d.Stats.Warps += uint64(len(wg.Warps))
+	return wg
+}
+
+// Release returns a finished work-group's warps to the pool.
+func (d *Dispatch) Release(wg *WorkGroup) {
+	d.pool = append(d.pool, wg.Warps...)
+	wg.Warps = nil
+}
+
+func (d *Dispatch) newWarp() *Warp {
+	if n := len(d.pool); n > 0 {
+		w := d.pool[n-1]
+		d.pool = d.pool[:n-1]
+		return w
+	}
+	p := d.Prog
+	W := d.Width
+	frame := (p.PrivateBytes + 7) &^ 7
+	w := &Warp{d: d, prog: p, code: p.Code, width: W, regs: make([]uint64, max(p.Regs, 1)*W),
+		frame: frame, priv: make([]byte, frame*W), stack: make([]entry, 0, 8)}
+	if len(w.code) == 0 {
+		w.code = []ir.Inst{{}}
+	}
+	for _, c := range p.Consts {
+		s := w.slot(c.Slot)
+		for l := range s {
+			s[l] = c.Value
+		}
+	}
+	for _, c := range d.uniforms {
+		s := w.slot(c.Slot)
+		for l := range s {
+			s[l] = c.Value
+		}
+	}
+	return w
+}
+
+func (w *Warp) reset(wg *WorkGroup, index int) {
+	d := w.d
+	w.wg, w.index = wg, index
+	w.firstLocal = index * w.width
+	n := min(w.width, d.wgSize-w.firstLocal)
+	w.start = firstLanes(n)
+	w.alive = w.start
+	w.Killed = Mask{}
+	w.err = nil
+	w.lastBuf = nil
+	w.status = Running
+	w.stack = append(w.stack[:0], entry{block: 0, reconv: ir.NoBlock, mask: w.start})
+	w.WarpInsts, w.ThreadInsts, w.Blocks = 0, 0, 0
+	p := w.prog
+	if w.frame > 0 {
+		for l := 0; l < w.width; l++ {
+			f := w.priv[l*w.frame : (l+1)*w.frame]
+			n := copy(f, p.PrivateInit)
+			clear(f[n:])
+		}
+		for i, par := range p.Params {
+			if par.ByValOffset >= 0 {
+				for l := 0; l < w.width; l++ {
+					copy(w.priv[l*w.frame+par.ByValOffset:], d.Params[i].ByVal)
+				}
+			}
+		}
+	}
+	for _, b := range p.Builtins {
+		for c := 0; c < b.N; c++ {
+			s := w.slot(b.Slot + int32(c))
+			for l := 0; l < w.width; l++ {
+				s[l] = w.builtin(b.Builtin, l, c) & maskFor(b.Bits)
+			}
+		}
+	}
+}
+
+func maskFor(bits int) uint64 {
+	if bits >= 64 {
+		return ^uint64(0)
+	}
+	return 1<<uint(bits) - 1
+}
+
+func knownBuiltin(b spirv.BuiltIn) bool {
+	switch b {
+	case spirv.BuiltInGlobalInvocationId, spirv.BuiltInLocalInvocationId, spirv.BuiltInWorkgroupId,
+		spirv.BuiltInNumWorkgroups, spirv.BuiltInWorkgroupSize, spirv.BuiltInEnqueuedWorkgroupSize,
+		spirv.BuiltInGlobalSize, spirv.BuiltInGlobalOffset, spirv.BuiltInWorkDim, spirv.BuiltInLocalInvocationIndex,
+		spirv.BuiltInGlobalLinearId, spirv.BuiltInSubgroupSize, spirv.BuiltInSubgroupMaxSize, spirv.BuiltInNumSubgroups,
+		spirv.BuiltInNumEnqueuedSubgroups, spirv.BuiltInSubgroupId, spirv.BuiltInSubgroupLocalInvocationId:
+		return true
+	}
+	return false
+}
+
+// builtin computes a compute builtin for lane l, component c.
+func (w *Warp) builtin(b spirv.BuiltIn, l, c int) uint64 {
+	d := w.d
+	if d.Builtin != nil {
+		if v, ok := d.Builtin(b, w, l, c); ok {
+			return v
+		}
+	}
+	c3 := min(c, 2)
+	switch b {
+	case spirv.BuiltInGlobalInvocationId:
+		return uint64(w.globalID(l)[c3])
+	case spirv.BuiltInLocalInvocationId:
+		return uint64(w.localID(l)[c3])
+	case spirv.BuiltInWorkgroupId:
+		return uint64(w.wg.ID[c3])
+	case spirv.BuiltInNumWorkgroups:
+		return uint64(d.groups[c3])
+	case spirv.BuiltInWorkgroupSize, spirv.BuiltInEnqueuedWorkgroupSize:
+		return uint64(d.Local[c3])
+	case spirv.BuiltInGlobalSize:
+		return uint64(d.Global[c3])
+	case spirv.BuiltInGlobalOffset:
+		return uint64(d.Offset[c3])
+	case spirv.BuiltInWorkDim:
+		return uint64(d.Dims)
+	case spirv.BuiltInLocalInvocationIndex:
+		return uint64(w.firstLocal + l)
+	case spirv.BuiltInGlobalLinearId:
+		g := w.globalID(l)
+		for k := range g {
+			g[k] -= d.Offset[k]
+		}
+		return uint64(g[0] + d.Global[0]*(g[1]+d.Global[1]*g[2]))
+	case spirv.BuiltInSubgroupSize, spirv.BuiltInSubgroupMaxSize:
+		return uint64(w.width)
+	case spirv.BuiltInNumSubgroups, spirv.BuiltInNumEnqueuedSubgroups:
+		return uint64(d.WarpsPerGroup())
+	case spirv.BuiltInSubgroupId:
+		return uint64(w.index)
+	case spirv.BuiltInSubgroupLocalInvocationId:
+		return uint64(l)
+	}
+	return 0
+}
+
+// ErrBudget reports a kernel that ran past its instruction budget.
+var ErrBudget = errors.New("instruction budget exhausted")
+
+// Sync settles a work-group after its warps ran: it reports whether all
+// warps are done, releases a barrier every warp has reached, and fails when
+// a barrier can never be passed because some work-items returned.
+func (wg *WorkGroup) Sync() (done bool, err error) {
+	waiting, finished := 0, 0
+	for _, w := range wg.Warps {
+		switch w.status {
+		case Done:
+			finished++
+		case AtBarrier:
+			waiting++
+		case Faulted:
+			return false, w.err
+		}
+	}
+	if finished == len(wg.Warps) {
+		return true, nil
+	}
+	if waiting+finished < len(wg.Warps) || waiting == 0 {
+		return false, nil
+	}
+	for _, w := range wg.Warps {
+		if gone := w.start.AndNot(w.alive); !gone.Empty() {
+			l := 0
+			for !gone.Has(l) {
+				l++
+			}
+			g := w.globalID(l)
+			return false, &KernelError{Kernel: w.prog.Entry, Group: wg.ID,
+				Err: fmt.Errorf("barrier reached by only some work-items: work-item (%d,%d,%d) finished without reaching it", g[0], g[1], g[2])}
+		}
+	}
+	for _, w := range wg.Warps {
+		w.status = Running
+	}
+	return false, nil
+}
+
+// Run executes the whole NDRange functionally: work-groups in order, a
+// window of them interleaved, each warp run for a slice of blocks at a time.
+func (d *Dispatch) Run() error {
+	const slice = 256
+	n := d.NumGroups()
+	window := max(d.Window, 1)
+	var active []*WorkGroup
+	next := 0
+	for next < n || len(active) > 0 {
+		for len(active) < window && next < n {
+			active = append(active, d.NewWorkGroup(next))
+			next++
+		}
+		keep := active[:0]
+		for _, wg := range active {
+			for _, w := range wg.Warps {
+				for i := 0; i < slice && w.status == Running; i++ {
+					w.Step()
+				}
+			}
+			done, err := wg.Sync()
+			if err != nil {
+				return err
+			}
+			if done {
+				d.Release(wg)
+			} else {
+				keep = append(keep, wg)
+			}
+		}
+		active = keep
+		if d.Stats.WarpInsts > d.MaxWarpInsts {
+			return fmt.Errorf("kernel %s did not finish within %d warp instructions (raise --max-instructions if it is meant to run longer): %w", d.Prog.Entry, d.MaxWarpInsts, ErrBudget)
+		}
+	}
+	return nil
+}

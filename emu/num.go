@@ -1,0 +1,273 @@
+package emu
+
+import (
+	"math"
+	"math/bits"
+	"unsafe"
+)
+
+// Numeric helpers for the generated handlers. Where SPIR-V leaves a result
+// undefined (division by zero, out-of-range float to integer conversion) the
+// executor picks one documented answer instead of failing; see docs.
+
+type floatT interface{ ~float32 | ~float64 }
+type uintT interface {
+	~uint8 | ~uint16 | ~uint32 | ~uint64
+}
+type sintT interface {
+	~int8 | ~int16 | ~int32 | ~int64
+}
+type intT interface{ uintT | sintT }
+
+func b2u(b bool) uint64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// h2f widens an IEEE binary16 value to float32 (exactly).
+func h2f(h uint16) float32 {
+	sign := uint32(h>>15) << 31
+	exp := int(h>>10) & 0x1f
+	man := uint32(h & 0x3ff)
+	switch {
+	case exp == 0x1f: // inf or NaN
+		return math.Float32frombits(sign | 0x7f800000 | man<<13)
+	case exp != 0:
+		return math.Float32frombits(sign | uint32(exp-15+127)<<23 | man<<13)
+	case man == 0:
+		return math.Float32frombits(sign)
+	}
+	// Subnormal: value = man * 2^-24.
+	f := float32(man) * (1.0 / (1 << 24))
+	if sign != 0 {
+		return -f
+	}
+	return f
+}
+
+// f2h rounds a float32 to binary16, to nearest even.
+func f2h(f float32) uint16 { return f64to16(float64(f)) }
+
+// f64to16 rounds a float64 to binary16, to nearest even (one rounding).
+func f64to16(x float64) uint16 {
+	b := math.Float64bits(x)
+	sign := uint16(b>>63) << 15
+	if x != x {
+		return sign | 0x7e00
+	}
+	a := math.Abs(x)
+	if a >= 65520 { // rounds to infinity
+		return sign | 0x7c00
+	}
+	if a <= 0x1p-25 { // at most half the smallest subnormal: ties go to even, zero
+		return sign
+	}
+	// Scale so that the binary16 mantissa's last bit is worth 1, then round.
+	exp := math.Ilogb(a)
+	if exp < -14 {
+		exp = -14 // subnormal range: fixed scale
+	}
+	q := math.RoundToEven(math.Ldexp(a, 10-exp)) // in [1024, 2048] for normals
+	if q >= 2048 {
+		q /= 2
+		exp++
+	}
+	m := uint16(q)
+	if m < 1024 { // subnormal
+		return sign | m
+	}
+	if exp > 15 {
+		return sign | 0x7c00
+	}
+	return sign | uint16(exp+15)<<10 | (m & 0x3ff)
+}
+
+func f64toF32For16(x float64) float32 { return h2f(f64to16(x)) }
+
+func int2f16[T intT](a T) float32 { return h2f(f64to16(float64(a))) }
+
+// f2int converts toward zero with saturation to a bits-wide integer (NaN
+// gives 0) and returns its two's complement bits.
+func f2int(x float64, nbits int, signed bool) uint64 {
+	if x != x {
+		return 0
+	}
+	x = math.Trunc(x)
+	if signed {
+		lo := -math.Ldexp(1, nbits-1)
+		hi := math.Ldexp(1, nbits-1) - 1
+		if x <= lo {
+			return uint64(int64(lo))
+		}
+		if x >= hi {
+			if nbits == 64 {
+				return math.MaxInt64
+			}
+			return uint64(int64(hi))
+		}
+		return uint64(int64(x))
+	}
+	if x <= 0 {
+		return 0
+	}
+	hi := math.Ldexp(1, nbits) - 1
+	if x >= hi {
+		if nbits == 64 {
+			return math.MaxUint64
+		}
+		return uint64(hi)
+	}
+	return uint64(x)
+}
+
+func frem[T floatT](a, b T) T { return T(math.Mod(float64(a), float64(b))) }
+
+// fmod is OpFMod: the remainder takes the sign of b.
+func fmod[T floatT](a, b T) T {
+	r := math.Mod(float64(a), float64(b))
+	if r != 0 && (r < 0) != (b < 0) {
+		r += float64(b)
+	}
+	return T(r)
+}
+
+func isInf(x float64) bool { return math.IsInf(x, 0) }
+
+func isNormal16(x float32) bool { a := math.Abs(float64(x)); return a >= 0x1p-14 && a <= 65504 }
+func isNormal32(x float32) bool {
+	a := math.Abs(float64(x))
+	return a >= 0x1p-126 && a <= math.MaxFloat32
+}
+func isNormal64(x float64) bool { a := math.Abs(x); return a >= 0x1p-1022 && a <= math.MaxFloat64 }
+
+// Integer division by zero is undefined in SPIR-V; the executor gives an
+// all-ones quotient and the dividend as remainder, as many GPUs do.
+func udiv[T uintT](a, b T) T {
+	if b == 0 {
+		return ^T(0)
+	}
+	return a / b
+}
+
+func umod[T uintT](a, b T) T {
+	if b == 0 {
+		return a
+	}
+	return a % b
+}
+
+func sdiv[T sintT](a, b T) T {
+	if b == 0 {
+		return -1
+	}
+	if b == -1 {
+		return -a // wraps for the most negative value, as two's complement does
+	}
+	return a / b
+}
+
+func srem[T sintT](a, b T) T {
+	if b == 0 {
+		return a
+	}
+	if b == -1 {
+		return 0
+	}
+	return a % b
+}
+
+// smod is OpSMod: the remainder takes the sign of b.
+func smod[T sintT](a, b T) T {
+	r := srem(a, b)
+	if r != 0 && (r < 0) != (b < 0) {
+		r += b
+	}
+	return r
+}
+
+func width[T intT](a T) uint { return uint(unsafe.Sizeof(a)) * 8 }
+
+func bitsReverse[T uintT](a T) T { return T(bits.Reverse64(uint64(a)) >> (64 - width(a))) }
+func bitsOnes[T uintT](a T) int  { return bits.OnesCount64(uint64(a)) }
+
+func clz[T uintT](a T) T { return T(bits.LeadingZeros64(uint64(a)) - int(64-width(a))) }
+func ctz[T uintT](a T) T {
+	if a == 0 {
+		return T(width(a))
+	}
+	return T(bits.TrailingZeros64(uint64(a)))
+}
+
+func mulhiU[T uintT](a, b T) T {
+	w := width(a)
+	if w == 64 {
+		hi, _ := bits.Mul64(uint64(a), uint64(b))
+		return T(hi)
+	}
+	return T((uint64(a) * uint64(b)) >> w)
+}
+
+func mulhiS[T sintT](a, b T) T {
+	w := width(a)
+	if w == 64 {
+		hi, _ := bits.Mul64(uint64(a), uint64(b))
+		if a < 0 {
+			hi -= uint64(b)
+		}
+		if b < 0 {
+			hi -= uint64(a)
+		}
+		return T(hi)
+	}
+	return T((int64(a) * int64(b)) >> w)
+}
+
+func rotl[T uintT](a, b T) T {
+	w := T(width(a))
+	s := b % w
+	return a<<s | a>>((w-s)%w)
+}
+
+func sabs[T sintT](a T) T {
+	if a < 0 {
+		return -a
+	}
+	return a
+}
+
+// mad is OpenCL's mad: a multiply and an add, each rounded (not fused).
+func mad[T floatT](a, b, c T) T { return T(a*b) + c }
+
+// fmin and fmax follow OpenCL: a NaN operand yields the other operand.
+func fmin[T floatT](a, b T) T {
+	switch {
+	case a != a:
+		return b
+	case b != b:
+		return a
+	case b < a:
+		return b
+	}
+	return a
+}
+
+func fmax[T floatT](a, b T) T {
+	switch {
+	case a != a:
+		return b
+	case b != b:
+		return a
+	case b > a:
+		return b
+	}
+	return a
+}
+
+func fabs[T floatT](a T) T   { return T(math.Abs(float64(a))) }
+func fsqrt[T floatT](a T) T  { return T(math.Sqrt(float64(a))) }
+func ffloor[T floatT](a T) T { return T(math.Floor(float64(a))) }
+func fceil[T floatT](a T) T  { return T(math.Ceil(float64(a))) }
+func ftrunc[T floatT](a T) T { return T(math.Trunc(float64(a))) }
+func frint[T floatT](a T) T  { return T(math.RoundToEven(float64(a))) }

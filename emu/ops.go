@@ -1,0 +1,454 @@
+package emu
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+	"math/bits"
+	"unsafe"
+
+	"github.com/pocketgpu/pocketgpu/ir"
+)
+
+type handler func(w *Warp, in *ir.Inst)
+
+var handlers [ir.NumOps]handler
+
+func init() {
+	for op, h := range map[ir.Op]handler{
+		ir.OpNop:        func(*Warp, *ir.Inst) {},
+		ir.OpMov:        hMov,
+		ir.OpBroadcast:  hBroadcast,
+		ir.OpSelect:     hSelect,
+		ir.OpExtractDyn: hExtractDyn,
+		ir.OpInsertDyn:  hInsertDyn,
+		ir.OpRepack:     hRepack,
+		ir.OpAddrImm:    hAddrImm,
+		ir.OpAddrIdx32:  hAddrIdx32,
+		ir.OpAddrIdx64:  hAddrIdx64,
+		ir.OpCopyMemory: hCopyMemory,
+		ir.OpAtomic:     hAtomic,
+		ir.OpExt:        hExt,
+		ir.OpImage:      hImage,
+		ir.OpPtrDiff:    hPtrDiff,
+
+		ir.OpIAddCarry32: hCarry(32, false), ir.OpIAddCarry64: hCarry(64, false),
+		ir.OpISubBorrow32: hCarry(32, true), ir.OpISubBorrow64: hCarry(64, true),
+		ir.OpUMulExtended32: hMulExt(32, false), ir.OpUMulExtended64: hMulExt(64, false),
+		ir.OpSMulExtended32: hMulExt(32, true), ir.OpSMulExtended64: hMulExt(64, true),
+	} {
+		handlers[op] = h
+	}
+	for _, sp := range []ir.Space{ir.SpaceGlobal, ir.SpaceLocal, ir.SpacePrivate} {
+		for _, size := range []int{1, 2, 4, 8} {
+			handlers[ir.LoadOp(sp, size)] = hLoad(sp, size)
+			handlers[ir.StoreOp(sp, size)] = hStore(sp, size)
+		}
+	}
+	for op := range handlers {
+		if handlers[op] == nil {
+			o := ir.Op(op)
+			handlers[op] = func(w *Warp, in *ir.Inst) {
+				w.fail(fmt.Errorf("internal: no handler for %s", o), &w.prog.Sites[in.Site])
+			}
+		}
+	}
+}
+
+func hMov(w *Warp, in *ir.Inst) {
+	d, a := w.dst(in), w.src(in, 0)
+	if w.full {
+		copy(d, a)
+		return
+	}
+	for o := 0; o < len(d); o += w.width {
+		for _, l := range w.lanes {
+			d[o+int(l)] = a[o+int(l)]
+		}
+	}
+}
+
+func hBroadcast(w *Warp, in *ir.Inst) {
+	d, s := w.dst(in), w.slot(in.Src[0])
+	for o := 0; o < len(d); o += w.width {
+		for _, l := range w.lanes {
+			d[o+int(l)] = s[l]
+		}
+	}
+}
+
+func hSelect(w *Warp, in *ir.Inst) {
+	d, a, b := w.dst(in), w.src(in, 1), w.src(in, 2)
+	W := w.width
+	if in.Imm == 1 {
+		c := w.slot(in.Src[0])
+		for o := 0; o < len(d); o += W {
+			for _, l := range w.lanes {
+				if c[l] != 0 {
+					d[o+int(l)] = a[o+int(l)]
+				} else {
+					d[o+int(l)] = b[o+int(l)]
+				}
+			}
+		}
+		return
+	}
+	c := w.src(in, 0)
+	for o := 0; o < len(d); o += W {
+		for _, l := range w.lanes {
+			i := o + int(l)
+			if c[i] != 0 {
+				d[i] = a[i]
+			} else {
+				d[i] = b[i]
+			}
+		}
+	}
+}
+
+func hExtractDyn(w *Warp, in *ir.Inst) {
+	W := w.width
+	d, idx := w.slot(in.Dst), w.slot(in.Src[1])
+	vec := w.regs[int(in.Src[0])*W:]
+	for _, l := range w.lanes {
+		if k := idx[l]; k < uint64(in.Imm) {
+			d[l] = vec[int(k)*W+int(l)]
+		} else {
+			d[l] = 0 // out of range: undefined in SPIR-V
+		}
+	}
+}
+
+func hInsertDyn(w *Warp, in *ir.Inst) {
+	W := w.width
+	d, vec := w.dst(in), w.src(in, 0)
+	comp, idx := w.slot(in.Src[1]), w.slot(in.Src[2])
+	for _, l := range w.lanes {
+		for o := 0; o < len(d); o += W {
+			d[o+int(l)] = vec[o+int(l)]
+		}
+		if k := idx[l]; k < uint64(in.Imm) {
+			d[int(k)*W+int(l)] = comp[l]
+		}
+	}
+}
+
+func hRepack(w *Warp, in *ir.Inst) {
+	r := &w.prog.Repacks[in.Aux]
+	W := w.width
+	src := w.regs[int(in.Src[0])*W:]
+	d := w.regs[int(in.Dst)*W:]
+	var buf [128]byte
+	for _, l := range w.lanes {
+		for c := 0; c < r.FromN; c++ {
+			putLE(buf[c*r.FromBytes:], r.FromBytes, src[c*W+int(l)])
+		}
+		for c := 0; c < r.ToN; c++ {
+			d[c*W+int(l)] = readLE(buf[c*r.ToBytes:], r.ToBytes)
+		}
+	}
+}
+
+func hAddrImm(w *Warp, in *ir.Inst) {
+	d, a := w.slot(in.Dst), w.slot(in.Src[0])
+	k := uint64(in.Imm)
+	for _, l := range w.lanes {
+		d[l] = a[l] + k
+	}
+}
+
+func hAddrIdx32(w *Warp, in *ir.Inst) {
+	d, a, b := w.slot(in.Dst), w.slot(in.Src[0]), w.slot(in.Src[1])
+	k := in.Imm
+	s := 64 - uint(in.Aux)
+	for _, l := range w.lanes {
+		d[l] = a[l] + uint64((int64(b[l]<<s)>>s)*k)
+	}
+}
+
+func hAddrIdx64(w *Warp, in *ir.Inst) {
+	d, a, b := w.slot(in.Dst), w.slot(in.Src[0]), w.slot(in.Src[1])
+	k := uint64(in.Imm)
+	for _, l := range w.lanes {
+		d[l] = a[l] + b[l]*k
+	}
+}
+
+func hPtrDiff(w *Warp, in *ir.Inst) {
+	d, a, b := w.slot(in.Dst), w.slot(in.Src[0]), w.slot(in.Src[1])
+	for _, l := range w.lanes {
+		d[l] = uint64(int64(a[l]-b[l]) / in.Imm)
+	}
+}
+
+func hCarry(nbits int, sub bool) handler {
+	return func(w *Warp, in *ir.Inst) {
+		W, n := w.width, int(in.N)
+		a, b := w.src(in, 0), w.src(in, 1)
+		d := w.regs[int(in.Dst)*W : (int(in.Dst)+2*n)*W]
+		for c := 0; c < n; c++ {
+			for _, l := range w.lanes {
+				i := c*W + int(l)
+				var r, carry uint64
+				if nbits == 64 {
+					if sub {
+						r, carry = bits.Sub64(a[i], b[i], 0)
+					} else {
+						r, carry = bits.Add64(a[i], b[i], 0)
+					}
+				} else {
+					x, y := uint32(a[i]), uint32(b[i])
+					var r32, c32 uint32
+					if sub {
+						r32, c32 = bits.Sub32(x, y, 0)
+					} else {
+						r32, c32 = bits.Add32(x, y, 0)
+					}
+					r, carry = uint64(r32), uint64(c32)
+				}
+				d[i], d[n*W+i] = r, carry
+			}
+		}
+	}
+}
+
+func hMulExt(nbits int, signed bool) handler {
+	return func(w *Warp, in *ir.Inst) {
+		W, n := w.width, int(in.N)
+		a, b := w.src(in, 0), w.src(in, 1)
+		d := w.regs[int(in.Dst)*W : (int(in.Dst)+2*n)*W]
+		for c := 0; c < n; c++ {
+			for _, l := range w.lanes {
+				i := c*W + int(l)
+				var lo, hi uint64
+				if nbits == 64 {
+					hi, lo = bits.Mul64(a[i], b[i])
+					if signed {
+						if int64(a[i]) < 0 {
+							hi -= b[i]
+						}
+						if int64(b[i]) < 0 {
+							hi -= a[i]
+						}
+					}
+				} else {
+					var p uint64
+					if signed {
+						p = uint64(int64(int32(a[i])) * int64(int32(b[i])))
+					} else {
+						p = uint64(uint32(a[i])) * uint64(uint32(b[i]))
+					}
+					lo, hi = uint64(uint32(p)), p>>32&0xffffffff
+				}
+				d[i], d[n*W+i] = lo, hi
+			}
+		}
+	}
+}
+
+func readLE(p []byte, size int) uint64 {
+	switch size {
+	case 1:
+		return uint64(p[0])
+	case 2:
+		return uint64(binary.LittleEndian.Uint16(p))
+	case 4:
+		return uint64(binary.LittleEndian.Uint32(p))
+	}
+	return binary.LittleEndian.Uint64(p)
+}
+
+func putLE(p []byte, size int, v uint64) {
+	switch size {
+	case 1:
+		p[0] = byte(v)
+	case 2:
+		binary.LittleEndian.PutUint16(p, uint16(v))
+	case 4:
+		binary.LittleEndian.PutUint32(p, uint32(v))
+	default:
+		binary.LittleEndian.PutUint64(p, v)
+	}
+}
+
+// pc gives an instruction's index in the program (for traces).
+func (w *Warp) pc(in *ir.Inst) int32 {
+	return int32((uintptr(unsafe.Pointer(in)) - uintptr(unsafe.Pointer(&w.code[0]))) / unsafe.Sizeof(ir.Inst{}))
+}
+
+func hLoad(space ir.Space, size int) handler {
+	return func(w *Warp, in *ir.Inst) {
+		W, n := w.width, int(in.N)
+		d := w.regs[int(in.Dst)*W : (int(in.Dst)+n)*W]
+		a := w.slot(in.Src[0])
+		off := uint64(in.Imm)
+		total := size * n
+		for _, l := range w.lanes {
+			p := w.mem(in, space, int(l), a[l]+off, total, false)
+			if p == nil {
+				return
+			}
+			for c := 0; c < n; c++ {
+				d[c*W+int(l)] = readLE(p[c*size:], size)
+			}
+		}
+		if w.Trace != nil {
+			w.Trace.record(w.pc(in), space, AccessLoad, total, a, off, w.lanes)
+		}
+	}
+}
+
+func hStore(space ir.Space, size int) handler {
+	return func(w *Warp, in *ir.Inst) {
+		W, n := w.width, int(in.N)
+		v := w.regs[int(in.Src[1])*W : (int(in.Src[1])+n)*W]
+		a := w.slot(in.Src[0])
+		off := uint64(in.Imm)
+		total := size * n
+		for _, l := range w.lanes {
+			p := w.mem(in, space, int(l), a[l]+off, total, true)
+			if p == nil {
+				return
+			}
+			for c := 0; c < n; c++ {
+				putLE(p[c*size:], size, v[c*W+int(l)])
+			}
+		}
+		if w.Trace != nil {
+			w.Trace.record(w.pc(in), space, AccessStore, total, a, off, w.lanes)
+		}
+	}
+}
+
+func hCopyMemory(w *Warp, in *ir.Inst) {
+	c := &w.prog.Copies[in.Aux]
+	dst, src := w.slot(in.Src[0]), w.slot(in.Src[1])
+	for _, l := range w.lanes {
+		n := c.Bytes
+		if n < 0 {
+			n = int(w.slot(in.Src[2])[l])
+		}
+		s := w.mem(in, c.SrcSpace, int(l), src[l], n, false)
+		if s == nil {
+			return
+		}
+		d := w.mem(in, c.DstSpace, int(l), dst[l], n, true)
+		if d == nil {
+			return
+		}
+		copy(d, s)
+	}
+	if w.Trace != nil && c.Bytes > 0 {
+		w.Trace.record(w.pc(in), c.SrcSpace, AccessLoad, c.Bytes, src, 0, w.lanes)
+		w.Trace.record(w.pc(in), c.DstSpace, AccessStore, c.Bytes, dst, 0, w.lanes)
+	}
+}
+
+// hAtomic performs an atomic for each active lane, in lane order.
+func hAtomic(w *Warp, in *ir.Inst) {
+	a := &w.prog.Atomics[in.Aux]
+	W := w.width
+	addr := w.slot(a.Addr)
+	var val, cmp, dst []uint64
+	if a.Value >= 0 {
+		val = w.slot(a.Value)
+	}
+	if a.Comp >= 0 {
+		cmp = w.slot(a.Comp)
+	}
+	if a.Dst >= 0 {
+		dst = w.regs[int(a.Dst)*W : int(a.Dst)*W+W]
+	}
+	write := a.Kind != ir.AtomicLoad
+	for _, l := range w.lanes {
+		p := w.mem(in, a.Space, int(l), addr[l], a.Bytes, write)
+		if p == nil {
+			return
+		}
+		old := readLE(p, a.Bytes)
+		var v uint64
+		if val != nil {
+			v = val[l]
+		}
+		nw, ok := atomicOp(a, old, v, cmp, int(l))
+		if ok {
+			putLE(p, a.Bytes, nw)
+		}
+		if dst != nil {
+			if a.Kind == ir.AtomicFlagTestAndSet {
+				old = b2u(old != 0)
+			}
+			dst[l] = old
+		}
+	}
+	if w.Trace != nil {
+		w.Trace.record(w.pc(in), a.Space, AccessAtomic, a.Bytes, addr, 0, w.lanes)
+	}
+}
+
+// atomicOp computes the new value; ok is false when nothing is written.
+func atomicOp(a *ir.AtomicInfo, old, v uint64, cmp []uint64, l int) (uint64, bool) {
+	mask := uint64(math.MaxUint64)
+	if a.Bytes == 4 {
+		mask = math.MaxUint32
+	}
+	sx := func(x uint64) int64 {
+		if a.Bytes == 4 {
+			return int64(int32(x))
+		}
+		return int64(x)
+	}
+	switch a.Kind {
+	case ir.AtomicLoad:
+		return 0, false
+	case ir.AtomicStore, ir.AtomicExchange:
+		return v, true
+	case ir.AtomicCompareExchange:
+		if old == cmp[l]&mask {
+			return v, true
+		}
+		return 0, false
+	case ir.AtomicIIncrement:
+		return (old + 1) & mask, true
+	case ir.AtomicIDecrement:
+		return (old - 1) & mask, true
+	case ir.AtomicIAdd:
+		return (old + v) & mask, true
+	case ir.AtomicISub:
+		return (old - v) & mask, true
+	case ir.AtomicSMin:
+		if sx(v) < sx(old) {
+			return v, true
+		}
+		return old, true
+	case ir.AtomicSMax:
+		if sx(v) > sx(old) {
+			return v, true
+		}
+		return old, true
+	case ir.AtomicUMin:
+		return min(old, v), true
+	case ir.AtomicUMax:
+		return max(old, v), true
+	case ir.AtomicAnd:
+		return old & v, true
+	case ir.AtomicOr:
+		return old | v, true
+	case ir.AtomicXor:
+		return old ^ v, true
+	case ir.AtomicFAdd:
+		if a.Bytes == 4 {
+			return uint64(math.Float32bits(math.Float32frombits(uint32(old)) + math.Float32frombits(uint32(v)))), true
+		}
+		return math.Float64bits(math.Float64frombits(old) + math.Float64frombits(v)), true
+	case ir.AtomicFlagTestAndSet:
+		return 1, true
+	case ir.AtomicFlagClear:
+		return 0, true
+	}
+	return 0, false
+}
+
+func hExt(w *Warp, in *ir.Inst) {
+	w.prog.ext[in.Aux](w, &w.prog.Ext[in.Aux])
+}

@@ -1,0 +1,139 @@
+package emu
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/pocketgpu/pocketgpu/ir"
+)
+
+// printfExt implements OpenCL printf: each active lane, in lane order,
+// formats its arguments with the format string from constant memory and
+// writes the line to the dispatch's output. Conversions: d i u o x X c s f F
+// e E g G a A p and %%, with flags, width, precision, the h/hh/l length
+// modifiers and OpenCL vector specifiers (%v4f, %v2hld).
+func printfExt(c *ir.ExtCall) (extFn, error) {
+	if len(c.Args) < 1 {
+		return nil, fmt.Errorf("printf without a format")
+	}
+	return func(w *Warp, c *ir.ExtCall) {
+		for _, l := range w.lanes {
+			s, ok := w.cString(c.Spaces[0], int(l), w.argBits(c, 0, 0, int(l)))
+			if !ok {
+				return
+			}
+			out := w.format(c, int(l), s)
+			if w.d.Printf != nil {
+				fmt.Fprint(w.d.Printf, out)
+			}
+			if c.Dst >= 0 {
+				w.regs[int(c.Dst)*w.width+int(l)] = 0
+			}
+		}
+	}, nil
+}
+
+// cString reads a nul-terminated string.
+func (w *Warp) cString(space ir.Space, l int, addr uint64) (string, bool) {
+	var b strings.Builder
+	for i := 0; i < 1<<16; i++ {
+		p := w.mem(nil, space, l, addr+uint64(i), 1, false)
+		if p == nil {
+			return "", false
+		}
+		if p[0] == 0 {
+			return b.String(), true
+		}
+		b.WriteByte(p[0])
+	}
+	return b.String(), true
+}
+
+func (w *Warp) format(c *ir.ExtCall, l int, f string) string {
+	var out strings.Builder
+	arg := 1
+	for i := 0; i < len(f); i++ {
+		if f[i] != '%' {
+			out.WriteByte(f[i])
+			continue
+		}
+		j := i + 1
+		if j < len(f) && f[j] == '%' {
+			out.WriteByte('%')
+			i = j
+			continue
+		}
+		// flags, width, precision
+		k := j
+		for k < len(f) && strings.IndexByte("-+ #0", f[k]) >= 0 {
+			k++
+		}
+		for k < len(f) && (f[k] >= '0' && f[k] <= '9' || f[k] == '.') {
+			k++
+		}
+		spec := f[j:k]
+		vec := 1
+		if k < len(f) && f[k] == 'v' {
+			k++
+			n := 0
+			for k < len(f) && f[k] >= '0' && f[k] <= '9' {
+				n = n*10 + int(f[k]-'0')
+				k++
+			}
+			vec = max(n, 1)
+		}
+		for k < len(f) && strings.IndexByte("hlL", f[k]) >= 0 {
+			k++
+		}
+		if k >= len(f) {
+			out.WriteString(f[i:])
+			break
+		}
+		conv := f[k]
+		i = k
+		if arg >= len(c.Args) {
+			out.WriteString("<missing>")
+			continue
+		}
+		for comp := 0; comp < vec; comp++ {
+			if comp > 0 {
+				out.WriteByte(',')
+			}
+			x := w.argBits(c, arg, comp, l)
+			tag := c.ArgTags[arg]
+			switch conv {
+			case 'd', 'i':
+				fmt.Fprintf(&out, "%"+spec+"d", signExt(x, tagBits(tag)))
+			case 'u':
+				fmt.Fprintf(&out, "%"+spec+"d", x)
+			case 'o', 'x', 'X':
+				fmt.Fprintf(&out, "%"+spec+string(conv), x)
+			case 'c':
+				out.WriteByte(byte(x))
+			case 's':
+				s, _ := w.cString(c.Spaces[arg], l, x)
+				fmt.Fprintf(&out, "%"+spec+"s", s)
+			case 'p':
+				fmt.Fprintf(&out, "%#x", x)
+			case 'f', 'F', 'e', 'E', 'g', 'G':
+				v := tagToFloat(tag, x)
+				if tag[0] != 'F' {
+					v = math.Float64frombits(x)
+				}
+				fc := conv
+				if fc == 'F' {
+					fc = 'f'
+				}
+				fmt.Fprintf(&out, "%"+spec+string(fc), v)
+			case 'a', 'A':
+				fmt.Fprintf(&out, "%"+spec+"x", tagToFloat(tag, x))
+			default:
+				out.WriteByte('%')
+				out.WriteByte(conv)
+			}
+		}
+		arg++
+	}
+	return out.String()
+}

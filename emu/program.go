@@ -1,0 +1,60 @@
+package emu
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/pocketgpu/pocketgpu/ir"
+	"github.com/pocketgpu/pocketgpu/spirv"
+)
+
+// Program is an ir.Program made ready to run: its extended instructions
+// resolved to routines.
+type Program struct {
+	*ir.Program
+	ext []extFn
+}
+
+// Prepare resolves p's extended instructions; it fails, naming them, when
+// some are not implemented.
+func Prepare(p *ir.Program) (*Program, error) {
+	ep := &Program{Program: p, ext: make([]extFn, len(p.Ext))}
+	var missing []string
+	for i := range p.Ext {
+		c := &p.Ext[i]
+		var mk extMaker
+		switch c.Set {
+		case ir.ExtOpenCL:
+			mk = openclLib[spirv.OpenCLStd(c.Num)]
+		case ir.ExtGLSL:
+			mk = glslLib[spirv.GLSLStd450(c.Num)]
+		case ir.ExtInternal:
+			mk = internalLib[c.Num]
+		}
+		if mk == nil {
+			missing = append(missing, c.Name)
+			continue
+		}
+		fn, err := mk(c)
+		if err != nil {
+			return nil, fmt.Errorf("%s (%s): %w", c.Name, p.Sites[c.Site], err)
+		}
+		ep.ext[i] = fn
+	}
+	if len(missing) > 0 {
+		return nil, fmt.Errorf("extended instructions not supported by pocketgpu: %s", strings.Join(dedup(missing), ", "))
+	}
+	return ep, nil
+}
+
+func dedup(s []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, x := range s {
+		if !seen[x] {
+			seen[x] = true
+			out = append(out, x)
+		}
+	}
+	return out
+}

@@ -1,0 +1,58 @@
+package emu
+
+import "github.com/pocketgpu/pocketgpu/ir"
+
+// AccessKind is what a memory instruction did.
+type AccessKind uint8
+
+const (
+	AccessLoad AccessKind = iota
+	AccessStore
+	AccessAtomic
+	AccessTexture // an image read or sample: texel addresses
+)
+
+func (k AccessKind) String() string {
+	return [...]string{"load", "store", "atomic", "texture"}[k]
+}
+
+// Access is one memory instruction of one warp: the address each active
+// lane touched, in lane order.
+type Access struct {
+	PC    int32 // index into Program.Code
+	Space ir.Space
+	Kind  AccessKind
+	Bytes int // bytes per lane (per texel for textures)
+	Start int // Addrs[Start:Start+N]
+	N     int
+}
+
+// Trace is what one Step of a warp did, for the timing model: the block,
+// the active lanes and every memory access.
+type Trace struct {
+	Block    int32
+	Active   Mask
+	Accesses []Access
+	Addrs    []uint64
+}
+
+func (t *Trace) begin(block int32, m Mask) {
+	t.Block, t.Active = block, m
+	t.Accesses = t.Accesses[:0]
+	t.Addrs = t.Addrs[:0]
+}
+
+func (t *Trace) record(pc int32, space ir.Space, kind AccessKind, bytes int, addr []uint64, off uint64, lanes []int32) {
+	start := len(t.Addrs)
+	for _, l := range lanes {
+		t.Addrs = append(t.Addrs, addr[l]+off)
+	}
+	t.Accesses = append(t.Accesses, Access{PC: pc, Space: space, Kind: kind, Bytes: bytes, Start: start, N: len(lanes)})
+}
+
+// recordAddrs appends an access with explicit addresses.
+func (t *Trace) recordAddrs(pc int32, space ir.Space, kind AccessKind, bytes int, addrs []uint64) {
+	start := len(t.Addrs)
+	t.Addrs = append(t.Addrs, addrs...)
+	t.Accesses = append(t.Accesses, Access{PC: pc, Space: space, Kind: kind, Bytes: bytes, Start: start, N: len(addrs)})
+}

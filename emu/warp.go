@@ -1,0 +1,423 @@
+// Package emu executes IR programs functionally, warp by warp: every lane is
+// a work-item, lanes of a warp run in lockstep under an active mask, and
+// divergent branches reconverge at their immediate post-dominator (a
+// reconvergence stack, as SIMT hardware does). It computes what a kernel
+// does — values, addresses, branch outcomes — and, when asked, records the
+// addresses each memory instruction touched for the timing model. It never
+// decides when anything happens.
+package emu
+
+import (
+	"fmt"
+	"math/bits"
+
+	"github.com/pocketgpu/pocketgpu/ir"
+)
+
+// MaxWidth is the widest warp the executor runs (Adreno's wave128).
+const MaxWidth = 128
+
+// Mask is a set of lanes.
+type Mask [2]uint64
+
+func (m Mask) Has(l int) bool       { return m[l>>6]&(1<<(uint(l)&63)) != 0 }
+func (m *Mask) Set(l int)           { m[l>>6] |= 1 << (uint(l) & 63) }
+func (m Mask) And(o Mask) Mask      { return Mask{m[0] & o[0], m[1] & o[1]} }
+func (m Mask) AndNot(o Mask) Mask   { return Mask{m[0] &^ o[0], m[1] &^ o[1]} }
+func (m Mask) Or(o Mask) Mask       { return Mask{m[0] | o[0], m[1] | o[1]} }
+func (m Mask) Empty() bool          { return m[0]|m[1] == 0 }
+func (m Mask) Count() int           { return bits.OnesCount64(m[0]) + bits.OnesCount64(m[1]) }
+func firstLanes(n int) (m Mask) {
+	for l := 0; l < n; l++ {
+		m.Set(l)
+	}
+	return m
+}
+
+// Status is what a warp did in one Step.
+type Status uint8
+
+const (
+	Running Status = iota // more blocks to run
+	AtBarrier              // waiting at a work-group barrier
+	Done                   // every lane has finished
+	Faulted                // a GPU fault: see Warp.Err
+)
+
+type entry struct {
+	block, reconv int32
+	mask          Mask
+}
+
+// Warp is a group of work-items executing in lockstep.
+type Warp struct {
+	d     *Dispatch
+	prog  *Program
+	code  []ir.Inst
+	width int
+
+	regs  []uint64 // slot-major: slot s, lane l at regs[s*width+l]
+	full  bool     // every lane of the warp is active
+	lanes []int32  // the active lanes when !full
+	lbuf  [MaxWidth]int32
+
+	stack []entry
+	alive Mask // lanes not yet finished
+	start Mask // lanes that exist (a work-group's last warp may be partial)
+
+	priv  []byte // private frames, lane l at l*frame
+	frame int
+
+	wg         *WorkGroup
+	index      int // warp index within the work-group
+	firstLocal int // local linear id of lane 0
+
+	err     error
+	lastBuf *Buffer
+
+	// Trace, when non-nil, receives each Step's block and memory accesses.
+	Trace *Trace
+
+	// Counters.
+	WarpInsts   uint64
+	ThreadInsts uint64
+	Blocks      uint64
+
+	// Killed lanes (fragment discard).
+	Killed Mask
+	status Status
+}
+
+// Width is the number of lanes.
+func (w *Warp) Width() int { return w.width }
+
+// Err is the fault that stopped the warp.
+func (w *Warp) Err() error { return w.err }
+
+// Status is the warp's state after its last Step.
+func (w *Warp) Status() Status { return w.status }
+
+// Index is the warp's position in its work-group.
+func (w *Warp) Index() int { return w.index }
+
+// WorkGroup the warp belongs to.
+func (w *Warp) WorkGroup() *WorkGroup { return w.wg }
+
+// Lanes is the number of work-items the warp holds.
+func (w *Warp) Lanes() int { return w.start.Count() }
+
+// Regs exposes lane l's slots (for graphics stages reading outputs).
+func (w *Warp) Reg(slot int32, lane int) uint64 { return w.regs[int(slot)*w.width+lane] }
+
+// Private returns lane l's frame.
+func (w *Warp) Private(lane int) []byte { return w.priv[lane*w.frame : (lane+1)*w.frame] }
+
+func (w *Warp) dst(in *ir.Inst) []uint64 {
+	s := int(in.Dst) * w.width
+	return w.regs[s : s+int(in.N)*w.width]
+}
+
+func (w *Warp) src(in *ir.Inst, k int) []uint64 {
+	s := int(in.Src[k]) * w.width
+	return w.regs[s : s+int(in.N)*w.width]
+}
+
+// slot returns one slot's lanes.
+func (w *Warp) slot(s int32) []uint64 {
+	o := int(s) * w.width
+	return w.regs[o : o+w.width]
+}
+
+func (w *Warp) setActive(m Mask) {
+	if m == w.allLanes() {
+		w.full = true
+		w.lanes = w.d.allList
+		return
+	}
+	w.full = false
+	n := 0
+	for i, word := range m {
+		for word != 0 {
+			b := bits.TrailingZeros64(word)
+			w.lbuf[n] = int32(i*64 + b)
+			n++
+			word &= word - 1
+		}
+	}
+	w.lanes = w.lbuf[:n]
+}
+
+func (w *Warp) allLanes() Mask { return w.d.fullMask }
+
+// activeLanes calls f for each active lane.
+func (w *Warp) forActive(f func(l int)) {
+	if w.full {
+		for l := 0; l < w.width; l++ {
+			f(l)
+		}
+		return
+	}
+	for _, l := range w.lanes {
+		f(int(l))
+	}
+}
+
+// Step runs the warp's next block with its active lanes and follows the
+// terminator. It returns Running, AtBarrier, Done or Faulted.
+func (w *Warp) Step() Status {
+	var top *entry
+	var m Mask
+	for {
+		if len(w.stack) == 0 {
+			w.status = Done
+			return Done
+		}
+		top = &w.stack[len(w.stack)-1]
+		m = top.mask.And(w.alive)
+		if !m.Empty() {
+			break
+		}
+		w.stack = w.stack[:len(w.stack)-1]
+	}
+	if top.block < 0 {
+		w.fail(fmt.Errorf("internal: lanes reached a reconvergence placeholder"), nil)
+		return Faulted
+	}
+	w.setActive(m)
+	b := &w.prog.Blocks[top.block]
+	if w.Trace != nil {
+		w.Trace.begin(top.block, m)
+	}
+	code := w.code[b.Start:b.End]
+	for i := range code {
+		in := &code[i]
+		handlers[in.Op](w, in)
+	}
+	n := uint64(len(code) + 1)
+	t := n * uint64(m.Count())
+	w.WarpInsts += n
+	w.ThreadInsts += t
+	w.Blocks++
+	w.d.Stats.WarpInsts += n
+	w.d.Stats.ThreadInsts += t
+	w.d.Stats.Blocks++
+	if w.err != nil {
+		w.status = Faulted
+		return Faulted
+	}
+	w.status = w.terminate(top, b, m)
+	return w.status
+}
+
+func (w *Warp) terminate(top *entry, b *ir.Block, m Mask) Status {
+	switch b.Term.Kind {
+	case ir.TermBranch:
+		w.take(top, &b.Succs[0], m)
+	case ir.TermCond:
+		c := w.slot(b.Term.Cond)
+		var t Mask
+		if w.full {
+			for l, v := range c {
+				if v != 0 {
+					t.Set(l)
+				}
+			}
+		} else {
+			for _, l := range w.lanes {
+				if c[l] != 0 {
+					t.Set(int(l))
+				}
+			}
+		}
+		w.diverge(top, b, []Mask{t, m.AndNot(t)})
+	case ir.TermSwitch:
+		sel := w.slot(b.Term.Cond)
+		masks := make([]Mask, len(b.Succs))
+		w.forActive(func(l int) {
+			k := 0
+			for i, c := range b.Term.Cases {
+				if sel[l] == c {
+					k = i + 1
+					break
+				}
+			}
+			masks[k].Set(l)
+		})
+		w.diverge(top, b, masks)
+	case ir.TermReturn:
+		w.alive = w.alive.AndNot(m)
+		if w.alive.Empty() {
+			w.stack = w.stack[:0]
+			return Done
+		}
+	case ir.TermKill:
+		w.Killed = w.Killed.Or(m)
+		w.alive = w.alive.AndNot(m)
+		if w.alive.Empty() {
+			w.stack = w.stack[:0]
+			return Done
+		}
+	case ir.TermUnreachable:
+		w.fail(fmt.Errorf("reached OpUnreachable"), &w.prog.Sites[b.Term.Site])
+		return Faulted
+	case ir.TermBarrier:
+		if m != w.alive {
+			w.fail(fmt.Errorf("barrier reached by only some work-items of a warp (divergent control flow around a barrier)"), &w.prog.Sites[b.Term.Site])
+			return Faulted
+		}
+		w.take(top, &b.Succs[0], m)
+		return AtBarrier
+	}
+	if len(w.stack) > w.prog.MaxStack {
+		w.fail(fmt.Errorf("internal: reconvergence stack overflow"), nil)
+		return Faulted
+	}
+	return Running
+}
+
+// take moves the lanes in m along e: phi copies, then either the entry
+// moves on or, at its reconvergence point, it is done.
+func (w *Warp) take(top *entry, e *ir.Edge, m Mask) {
+	w.moves(e, m)
+	if e.To == top.reconv {
+		w.stack = w.stack[:len(w.stack)-1]
+		return
+	}
+	top.block = e.To
+}
+
+// diverge splits the active lanes among the successors (masks[i] take
+// b.Succs[i]); lanes meet again at the block's immediate post-dominator.
+func (w *Warp) diverge(top *entry, b *ir.Block, masks []Mask) {
+	taken := -1
+	for i, mk := range masks {
+		if mk.Empty() {
+			continue
+		}
+		if taken >= 0 {
+			taken = -2
+			break
+		}
+		taken = i
+	}
+	if taken >= 0 {
+		w.take(top, &b.Succs[taken], masks[taken])
+		return
+	}
+	r := b.IPDom
+	reconv := top.reconv
+	if r == ir.NoBlock {
+		// Some paths only end at the exit (an early return). Lanes on them
+		// finish; the others must pass the enclosing entry's reconvergence
+		// point on their way out, so they can wait there.
+		r = reconv
+	}
+	if r == reconv {
+		// The paths rejoin where this entry already ends: replace it.
+		w.stack = w.stack[:len(w.stack)-1]
+	} else {
+		top.block = r
+	}
+	for i := len(masks) - 1; i >= 0; i-- {
+		mk := masks[i]
+		if mk.Empty() {
+			continue
+		}
+		e := &b.Succs[i]
+		w.moves(e, mk)
+		if e.To == r {
+			continue // already waiting at the reconvergence point
+		}
+		w.stack = append(w.stack, entry{block: e.To, reconv: r, mask: mk})
+	}
+}
+
+// moves performs an edge's phi copies for the lanes in m, as a parallel copy.
+func (w *Warp) moves(e *ir.Edge, m Mask) {
+	if len(e.Moves) == 0 {
+		return
+	}
+	W := w.width
+	full := m == w.allLanes()
+	if e.Overlap {
+		// Read every source before writing any destination.
+		total := 0
+		for _, mv := range e.Moves {
+			total += int(mv.N) * W
+		}
+		tmp := make([]uint64, 0, total)
+		for _, mv := range e.Moves {
+			tmp = append(tmp, w.regs[int(mv.Src)*W:int(mv.Src+int32(mv.N))*W]...)
+		}
+		o := 0
+		for _, mv := range e.Moves {
+			n := int(mv.N) * W
+			w.copyMasked(w.regs[int(mv.Dst)*W:int(mv.Dst)*W+n], tmp[o:o+n], m, full)
+			o += n
+		}
+		return
+	}
+	for _, mv := range e.Moves {
+		n := int(mv.N) * W
+		w.copyMasked(w.regs[int(mv.Dst)*W:int(mv.Dst)*W+n], w.regs[int(mv.Src)*W:int(mv.Src)*W+n], m, full)
+	}
+}
+
+func (w *Warp) copyMasked(dst, src []uint64, m Mask, full bool) {
+	if full {
+		copy(dst, src)
+		return
+	}
+	W := w.width
+	for o := 0; o < len(dst); o += W {
+		for i, word := range m {
+			for word != 0 {
+				l := i*64 + bits.TrailingZeros64(word)
+				dst[o+l] = src[o+l]
+				word &= word - 1
+			}
+		}
+	}
+}
+
+// fail records the first fault.
+func (w *Warp) fail(err error, site *ir.Site) {
+	if w.err != nil {
+		return
+	}
+	if site != nil {
+		err = fmt.Errorf("%w (%s)", err, site)
+	}
+	w.err = &KernelError{Kernel: w.prog.Entry, Group: w.wg.ID, Err: err}
+}
+
+// KernelError is a failure of one kernel run that is not tied to one
+// work-item (a divergent barrier, an unreachable block).
+type KernelError struct {
+	Kernel string
+	Group  [3]int
+	Err    error
+}
+
+func (e *KernelError) Error() string {
+	return fmt.Sprintf("kernel %s, work-group (%d,%d,%d): %v", e.Kernel, e.Group[0], e.Group[1], e.Group[2], e.Err)
+}
+
+func (e *KernelError) Unwrap() error { return e.Err }
+
+// localID gives lane l's local id.
+func (w *Warp) localID(l int) [3]int {
+	ls := w.d.Local
+	i := w.firstLocal + l
+	return [3]int{i % ls[0], i / ls[0] % ls[1], i / (ls[0] * ls[1])}
+}
+
+// globalID gives lane l's global id.
+func (w *Warp) globalID(l int) [3]int {
+	lid := w.localID(l)
+	var g [3]int
+	for k := 0; k < 3; k++ {
+		g[k] = w.wg.ID[k]*w.d.Local[k] + lid[k] + w.d.Offset[k]
+	}
+	return g
+}

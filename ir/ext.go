@@ -1,0 +1,243 @@
+package ir
+
+import (
+	"strings"
+
+	"github.com/pocketgpu/pocketgpu/spirv"
+)
+
+func (f *fn) extInst(inst *spirv.Inst) error {
+	ops := inst.Operands
+	if len(ops) < 2 {
+		return f.b.errf(inst, "malformed OpExtInst")
+	}
+	set := f.b.m.ExtInstImports[ops[0]]
+	switch set {
+	case "OpenCL.std":
+		return f.openCLExt(inst, spirv.OpenCLStd(ops[1]), ops[2:])
+	case "GLSL.std.450":
+		switch spirv.GLSLStd450(ops[1]) {
+		case spirv.GLSLStd450InterpolateAtCentroid, spirv.GLSLStd450InterpolateAtSample, spirv.GLSLStd450InterpolateAtOffset:
+			return f.unsupported(inst, "GLSL.std.450 "+spirv.GLSLStd450(ops[1]).String())
+		}
+		return f.genericExt(inst, ExtGLSL, ops[1], spirv.GLSLStd450(ops[1]).String(), ops[2:])
+	}
+	if f.b.isDebugSet(ops[0]) {
+		return nil
+	}
+	return f.b.errf(inst, "extended instruction set %q is not supported", set)
+}
+
+// genericExt records a call for the executor's library of extended
+// instructions: every operand is an id.
+func (f *fn) genericExt(inst *spirv.Inst, set ExtSet, num uint32, name string, args []uint32) error {
+	c := ExtCall{Set: set, Num: num, Name: name, Dst: -1, Imm: 0}
+	out := f.out(inst)
+	if out != nil && out.t.Kind != KindVoid {
+		c.Dst, c.N = out.slot, out.t.Slots
+		c.ResultTag = valueTag(out.t)
+	}
+	for _, id := range args {
+		v, err := f.get(id)
+		if err != nil {
+			return err
+		}
+		c.Args = append(c.Args, v.slot)
+		c.ArgN = append(c.ArgN, max(v.t.Slots, 1))
+		c.ArgTags = append(c.ArgTags, valueTag(v.t))
+		sp := Space(0)
+		if v.t.Kind == KindPointer {
+			sp, _ = storageSpace(v.t.Storage)
+		} else if c.Tag == "" {
+			c.Tag = valueTag(v.t)
+		}
+		c.Spaces = append(c.Spaces, sp)
+	}
+	if c.Tag == "" {
+		c.Tag = c.ResultTag
+	}
+	c.Site = f.site(inst)
+	f.emit(Inst{Op: OpExt, N: uint16(max(c.N, 1)), Dst: c.Dst, Aux: f.addExt(c), Site: c.Site})
+	return nil
+}
+
+// valueTag is the executor tag of a value's scalar type: floats by width,
+// integers as unsigned (the routine knows its signedness), pointers U64.
+func valueTag(t *Type) string {
+	switch t.Kind {
+	case KindPointer:
+		return "U64"
+	case KindStruct:
+		if len(t.Members) > 0 {
+			return valueTag(t.Members[0])
+		}
+	}
+	s := t.Scalar()
+	switch s.Kind {
+	case KindFloat:
+		return tagOf('F', s)
+	case KindBool:
+		return "B"
+	case KindInt:
+		return tagOf('U', s)
+	}
+	return "U64"
+}
+
+// openCLExt lowers the OpenCL.std instructions that move memory (vloadn,
+// vstoren and the half variants) into plain loads, stores and conversions,
+// so that the timing model sees them as the memory operations they are; the
+// rest go to the executor's library.
+func (f *fn) openCLExt(inst *spirv.Inst, op spirv.OpenCLStd, args []uint32) error {
+	out := f.out(inst)
+	get := func(i int) (*value, error) {
+		if i >= len(args) {
+			return nil, f.b.errf(inst, "%s: missing operand %d", op, i)
+		}
+		return f.get(args[i])
+	}
+	lit := func(i int) (uint32, error) {
+		if i >= len(args) {
+			return 0, f.b.errf(inst, "%s: missing literal operand %d", op, i)
+		}
+		return args[i], nil
+	}
+	// address computes p + offset*stride.
+	address := func(offset, p *value, stride int) (int32, Space, error) {
+		space, ok := storageSpace(p.t.Storage)
+		if p.t.Kind != KindPointer || !ok {
+			return 0, 0, f.b.errf(inst, "%s needs a pointer", op)
+		}
+		a := f.tmp(1)
+		opc := OpAddrIdx64
+		if offset.t.Scalar().Bits < 64 {
+			opc = OpAddrIdx32
+		}
+		if offset.isConst() {
+			f.emit(Inst{Op: OpAddrImm, N: 1, Dst: a, Src: [3]int32{p.slot, -1, -1}, Imm: int64(offset.konst[0]) * int64(stride), Site: f.site(inst)})
+		} else {
+			// size_t offsets are unsigned; AddrIdx64 treats 64-bit
+			// indices as they are, narrower ones sign-extended.
+			f.emit(Inst{Op: opc, N: 1, Dst: a, Src: [3]int32{p.slot, offset.slot, -1}, Imm: int64(stride), Aux: int32(offset.t.Scalar().Bits), Site: f.site(inst)})
+		}
+		return a, space, nil
+	}
+	aligned := func(n int) int {
+		if n == 3 {
+			return 4
+		}
+		return n
+	}
+	switch op {
+	case spirv.OpenCLStdVloadn:
+		off, err := get(0)
+		if err != nil {
+			return err
+		}
+		p, err := get(1)
+		if err != nil {
+			return err
+		}
+		es := out.t.Scalar().Size
+		a, space, err := address(off, p, out.t.Slots*es)
+		if err != nil {
+			return err
+		}
+		return f.access(inst, false, space, a, out.t, out.slot)
+	case spirv.OpenCLStdVstoren:
+		data, err := get(0)
+		if err != nil {
+			return err
+		}
+		off, err := get(1)
+		if err != nil {
+			return err
+		}
+		p, err := get(2)
+		if err != nil {
+			return err
+		}
+		a, space, err := address(off, p, data.t.Slots*data.t.Scalar().Size)
+		if err != nil {
+			return err
+		}
+		return f.access(inst, true, space, a, data.t, data.slot)
+	case spirv.OpenCLStdVloadHalf, spirv.OpenCLStdVloadHalfn, spirv.OpenCLStdVloadaHalfn:
+		off, err := get(0)
+		if err != nil {
+			return err
+		}
+		p, err := get(1)
+		if err != nil {
+			return err
+		}
+		n := out.t.Slots
+		stride := n
+		if op == spirv.OpenCLStdVloadaHalfn {
+			stride = aligned(n)
+		}
+		a, space, err := address(off, p, stride*2)
+		if err != nil {
+			return err
+		}
+		h := f.tmp(n)
+		ht := &Type{Kind: KindFloat, Bits: 16, Slots: 1, Size: 2, Align: 2}
+		if n > 1 {
+			ht = &Type{Kind: KindVector, Elem: ht, Len: n, Slots: n, Size: 2 * aligned(n), Align: 2 * aligned(n)}
+		}
+		if err := f.access(inst, false, space, a, ht, h); err != nil {
+			return err
+		}
+		return f.aluNamed(inst, "CvtF16"+tagOf('F', out.t), n, out.slot, h)
+	case spirv.OpenCLStdVstoreHalf, spirv.OpenCLStdVstoreHalfR, spirv.OpenCLStdVstoreHalfn, spirv.OpenCLStdVstoreHalfnR,
+		spirv.OpenCLStdVstoreaHalfn, spirv.OpenCLStdVstoreaHalfnR:
+		data, err := get(0)
+		if err != nil {
+			return err
+		}
+		off, err := get(1)
+		if err != nil {
+			return err
+		}
+		p, err := get(2)
+		if err != nil {
+			return err
+		}
+		mode := uint32(roundRTE)
+		if op == spirv.OpenCLStdVstoreHalfR || op == spirv.OpenCLStdVstoreHalfnR || op == spirv.OpenCLStdVstoreaHalfnR {
+			if mode, err = lit(3); err != nil {
+				return err
+			}
+		}
+		n := data.t.Slots
+		stride := n
+		if op == spirv.OpenCLStdVstoreaHalfn || op == spirv.OpenCLStdVstoreaHalfnR {
+			stride = aligned(n)
+		}
+		h := f.tmp(n)
+		if mode == roundRTE {
+			if err := f.aluNamed(inst, "Cvt"+tagOf('F', data.t)+"F16", n, h, data.slot); err != nil {
+				return err
+			}
+		} else {
+			f.emit(Inst{Op: OpExt, N: uint16(n), Dst: h, Aux: f.addExt(ExtCall{Set: ExtInternal, Num: InternalF2HRound, Name: "vstore_half_r",
+				Tag: tagOf('F', data.t), ResultTag: "F16", N: n, Dst: h, Args: []int32{data.slot}, ArgN: []int{n}, Imm: int64(mode)}), Site: f.site(inst)})
+		}
+		a, space, err := address(off, p, stride*2)
+		if err != nil {
+			return err
+		}
+		ht := &Type{Kind: KindFloat, Bits: 16, Slots: 1, Size: 2, Align: 2}
+		if n > 1 {
+			ht = &Type{Kind: KindVector, Elem: ht, Len: n, Slots: n, Size: 2 * aligned(n), Align: 2 * aligned(n)}
+		}
+		return f.access(inst, true, space, a, ht, h)
+	case spirv.OpenCLStdPrefetch:
+		return nil
+	}
+	return f.genericExt(inst, ExtOpenCL, uint32(op), openCLName(op), args)
+}
+
+func openCLName(op spirv.OpenCLStd) string {
+	return strings.TrimSpace(op.String())
+}

@@ -1,0 +1,341 @@
+// Command opgen writes the type-specialised arithmetic operations: their
+// constants (ir/op_gen.go) and the executor's handlers (emu/alu_gen.go), from
+// one table, so that adding an operation is one line here.
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"go/format"
+	"log"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// typ is a value type as the executor sees it in a 64-bit slot.
+type typ struct {
+	Tag    string // F32, S16, U8, B ...
+	Go     string // Go type used to compute
+	Bits   int
+	Load   string // expression turning slot word x into a Go value
+	Store  string // expression turning Go value v into a slot word
+	Float  bool
+	Signed bool
+}
+
+var (
+	tF16 = typ{"F16", "float32", 16, "h2f(uint16(%s))", "uint64(f2h(%s))", true, true}
+	tF32 = typ{"F32", "float32", 32, "math.Float32frombits(uint32(%s))", "uint64(math.Float32bits(%s))", true, true}
+	tF64 = typ{"F64", "float64", 64, "math.Float64frombits(%s)", "math.Float64bits(%s)", true, true}
+	tU8  = typ{"U8", "uint8", 8, "uint8(%s)", "uint64(%s)", false, false}
+	tU16 = typ{"U16", "uint16", 16, "uint16(%s)", "uint64(%s)", false, false}
+	tU32 = typ{"U32", "uint32", 32, "uint32(%s)", "uint64(%s)", false, false}
+	tU64 = typ{"U64", "uint64", 64, "%s", "%s", false, false}
+	tS8  = typ{"S8", "int8", 8, "int8(uint8(%s))", "uint64(uint8(%s))", false, true}
+	tS16 = typ{"S16", "int16", 16, "int16(uint16(%s))", "uint64(uint16(%s))", false, true}
+	tS32 = typ{"S32", "int32", 32, "int32(uint32(%s))", "uint64(uint32(%s))", false, true}
+	tS64 = typ{"S64", "int64", 64, "int64(%s)", "uint64(%s)", false, true}
+	tB   = typ{"B", "bool", 1, "(%s != 0)", "b2u(%s)", false, false}
+
+	floats = []typ{tF16, tF32, tF64}
+	uints  = []typ{tU8, tU16, tU32, tU64}
+	sints  = []typ{tS8, tS16, tS32, tS64}
+)
+
+// op is one operation over one or more types.
+type op struct {
+	Name  string // SPIR-V-like name; the constant is Op + Name + type tag(s)
+	Arity int    // 1, 2 or 3 operands
+	In    []typ
+	Out   *typ   // result type when it differs from the operand type (bool for compares)
+	Expr  string // Go expression over a, b, c of the operand type
+}
+
+func table() []op {
+	var t []op
+	bin := func(name string, ts []typ, expr string) { t = append(t, op{Name: name, Arity: 2, In: ts, Expr: expr}) }
+	un := func(name string, ts []typ, expr string) { t = append(t, op{Name: name, Arity: 1, In: ts, Expr: expr}) }
+	cmp := func(name string, ts []typ, expr string) {
+		b := tB
+		t = append(t, op{Name: name, Arity: 2, In: ts, Out: &b, Expr: expr})
+	}
+	test := func(name string, ts []typ, expr string) {
+		b := tB
+		t = append(t, op{Name: name, Arity: 1, In: ts, Out: &b, Expr: expr})
+	}
+
+	bin("FAdd", floats, "a + b")
+	bin("FSub", floats, "a - b")
+	bin("FMul", floats, "a * b")
+	bin("FDiv", floats, "a / b")
+	bin("FRem", floats, "frem(a, b)")
+	bin("FMod", floats, "fmod(a, b)")
+	un("FNegate", floats, "-a")
+	cmp("FOrdEqual", floats, "a == b")
+	cmp("FOrdNotEqual", floats, "a < b || a > b")
+	cmp("FOrdLessThan", floats, "a < b")
+	cmp("FOrdGreaterThan", floats, "a > b")
+	cmp("FOrdLessThanEqual", floats, "a <= b")
+	cmp("FOrdGreaterThanEqual", floats, "a >= b")
+	cmp("FUnordEqual", floats, "!(a < b || a > b)")
+	cmp("FUnordNotEqual", floats, "a != b")
+	cmp("FUnordLessThan", floats, "!(a >= b)")
+	cmp("FUnordGreaterThan", floats, "!(a <= b)")
+	cmp("FUnordLessThanEqual", floats, "!(a > b)")
+	cmp("FUnordGreaterThanEqual", floats, "!(a < b)")
+	cmp("Ordered", floats, "a == a && b == b")
+	cmp("Unordered", floats, "a != a || b != b")
+	test("IsNan", floats, "a != a")
+	test("IsInf", floats, "isInf(float64(a))")
+	test("IsFinite", floats, "!isInf(float64(a)) && a == a")
+	test("IsNormal", []typ{tF16}, "isNormal16(a)")
+	test("IsNormal", []typ{tF32}, "isNormal32(a)")
+	test("IsNormal", []typ{tF64}, "isNormal64(a)")
+	test("SignBitSet", floats, "math.Signbit(float64(a))")
+
+	bin("IAdd", uints, "a + b")
+	bin("ISub", uints, "a - b")
+	bin("IMul", uints, "a * b")
+	bin("UDiv", uints, "udiv(a, b)")
+	bin("UMod", uints, "umod(a, b)")
+	bin("SDiv", sints, "sdiv(a, b)")
+	bin("SRem", sints, "srem(a, b)")
+	bin("SMod", sints, "smod(a, b)")
+	bin("BitwiseAnd", uints, "a & b")
+	bin("BitwiseOr", uints, "a | b")
+	bin("BitwiseXor", uints, "a ^ b")
+	un("Not", uints, "^a")
+	un("SNegate", sints, "-a")
+	un("BitReverse", uints, "bitsReverse(a)")
+	cmp("IEqual", uints, "a == b")
+	cmp("INotEqual", uints, "a != b")
+	cmp("UGreaterThan", uints, "a > b")
+	cmp("UGreaterThanEqual", uints, "a >= b")
+	cmp("ULessThan", uints, "a < b")
+	cmp("ULessThanEqual", uints, "a <= b")
+	cmp("SGreaterThan", sints, "a > b")
+	cmp("SGreaterThanEqual", sints, "a >= b")
+	cmp("SLessThan", sints, "a < b")
+	cmp("SLessThanEqual", sints, "a <= b")
+
+	// Extended-instruction operations hot enough to deserve their own
+	// handlers (the builder maps OpenCL.std and GLSL.std.450 calls to them).
+	tern := func(name string, ts []typ, expr string) { t = append(t, op{Name: name, Arity: 3, In: ts, Expr: expr}) }
+	f32 := []typ{tF32}
+	tern("Mad", floats, "mad(a, b, c)")
+	tern("Fma", f32, "float32(math.FMA(float64(a), float64(b), float64(c)))")
+	tern("Fma", []typ{tF16}, "float32(math.FMA(float64(a), float64(b), float64(c)))")
+	tern("Fma", []typ{tF64}, "math.FMA(a, b, c)")
+	tern("FClamp", floats, "fmin(fmax(a, b), c)")
+	tern("SClamp", sints, "min(max(a, b), c)")
+	tern("UClamp", uints, "min(max(a, b), c)")
+	tern("FMix", floats, "a + (b-a)*c")
+	tern("UMad24", []typ{tU32}, "(a&0xffffff)*(b&0xffffff) + c")
+	tern("SMad24", []typ{tS32}, "int32(int64(a<<8>>8)*int64(b<<8>>8)) + c")
+	bin("FMin", floats, "fmin(a, b)")
+	bin("FMax", floats, "fmax(a, b)")
+	bin("SMin", sints, "min(a, b)")
+	bin("SMax", sints, "max(a, b)")
+	bin("UMin", uints, "min(a, b)")
+	bin("UMax", uints, "max(a, b)")
+	bin("UMul24", []typ{tU32}, "(a&0xffffff)*(b&0xffffff)")
+	bin("SMul24", []typ{tS32}, "int32(int64(a<<8>>8)*int64(b<<8>>8))")
+	bin("UMulHi", uints, "mulhiU(a, b)")
+	bin("SMulHi", sints, "mulhiS(a, b)")
+	bin("Rotate", uints, "rotl(a, b)")
+	un("FAbs", floats, "fabs(a)")
+	un("SAbs", sints, "sabs(a)")
+	un("Sqrt", floats, "fsqrt(a)")
+	un("Rsqrt", floats, "1 / fsqrt(a)")
+	un("Recip", floats, "1 / a")
+	un("Floor", floats, "ffloor(a)")
+	un("Ceil", floats, "fceil(a)")
+	un("Trunc", floats, "ftrunc(a)")
+	un("Rint", floats, "frint(a)")
+	un("Clz", uints, "clz(a)")
+	un("Ctz", uints, "ctz(a)")
+
+	cmp("LogicalEqual", []typ{tB}, "a == b")
+	cmp("LogicalNotEqual", []typ{tB}, "a != b")
+	cmp("LogicalOr", []typ{tB}, "a || b")
+	cmp("LogicalAnd", []typ{tB}, "a && b")
+	test("LogicalNot", []typ{tB}, "!a")
+	return t
+}
+
+// shifts take the shift amount as a raw slot word (its width may differ).
+var shifts = []struct{ Name, Expr string; Ts []typ }{
+	{"ShiftLeftLogical", "a << (y & %d)", uints},
+	{"ShiftRightLogical", "a >> (y & %d)", uints},
+	{"ShiftRightArithmetic", "a >> (y & %d)", sints},
+}
+
+// bitcounts store a plain count, whatever the operand width.
+var bitcounts = []typ{tU8, tU16, tU32, tU64}
+
+// conversions lists (name, from, to) for every numeric conversion.
+func conversions() [][2]typ {
+	var c [][2]typ
+	all := append(append(append([]typ{}, floats...), uints...), sints...)
+	for _, from := range all {
+		for _, to := range all {
+			if from.Tag == to.Tag {
+				continue
+			}
+			// Integer to integer only within one signedness (UConvert,
+			// SConvert); a signedness change at one width is a bitcast.
+			if !from.Float && !to.Float && from.Signed != to.Signed {
+				continue
+			}
+			c = append(c, [2]typ{from, to})
+		}
+	}
+	return c
+}
+
+func cvtExpr(from, to typ) string {
+	switch {
+	case from.Float && to.Float:
+		if to.Tag == "F16" && from.Tag == "F64" {
+			return "f64toF32For16(a)"
+		}
+		return to.Go + "(a)"
+	case from.Float && !to.Float:
+		return fmt.Sprintf("%s(f2int(float64(a), %d, %v))", to.Go, to.Bits, to.Signed)
+	case !from.Float && to.Float:
+		if to.Tag == "F16" {
+			return "int2f16(a)"
+		}
+		return to.Go + "(a)"
+	default:
+		return to.Go + "(a)"
+	}
+}
+
+func main() {
+	irOut := flag.String("ir", "op_gen.go", "output for the ir constants")
+	emuOut := flag.String("emu", "../emu/alu_gen.go", "output for the executor handlers")
+	flag.Parse()
+
+	var names []string
+	var consts bytes.Buffer
+	var handlers bytes.Buffer
+	var reg bytes.Buffer // handler registration
+
+	add := func(constName string, body string) {
+		names = append(names, constName)
+		fmt.Fprintf(&consts, "\tOp%s\n", constName)
+		fmt.Fprintf(&handlers, "func h%s(w *Warp, in *ir.Inst) {\n%s}\n\n", constName, body)
+		fmt.Fprintf(&reg, "\tir.Op%s: h%s,\n", constName, constName)
+	}
+
+	for _, o := range table() {
+		for _, t := range o.In {
+			out := t
+			if o.Out != nil {
+				out = *o.Out
+			}
+			add(o.Name+t.Tag, loopBody(o.Arity, t, out, o.Expr))
+		}
+	}
+	for _, s := range shifts {
+		for _, t := range s.Ts {
+			expr := fmt.Sprintf(s.Expr, t.Bits-1)
+			add(s.Name+t.Tag, shiftBody(t, expr))
+		}
+	}
+	for _, t := range bitcounts {
+		u := tU64
+		add("BitCount"+t.Tag, loopBody(1, t, u, "uint64(bitsOnes(a))"))
+	}
+	for _, c := range conversions() {
+		add("Cvt"+c[0].Tag+c[1].Tag, loopBody(1, c[0], c[1], cvtExpr(c[0], c[1])))
+	}
+
+	var ir bytes.Buffer
+	fmt.Fprintf(&ir, "// Code generated by ir/internal/opgen; DO NOT EDIT.\n\npackage ir\n\n")
+	fmt.Fprintf(&ir, "// Generated arithmetic operations, one per operation and type.\nconst (\n")
+	first := true
+	for _, line := range strings.Split(strings.TrimRight(consts.String(), "\n"), "\n") {
+		if first {
+			fmt.Fprintf(&ir, "%s Op = opFirstGenerated + iota\n", line)
+			first = false
+			continue
+		}
+		fmt.Fprintln(&ir, line)
+	}
+	fmt.Fprintf(&ir, "\n\t// NumOps is one more than the largest operation.\n\tNumOps\n)\n\n")
+	fmt.Fprintf(&ir, "var genNames = [...]string{\n")
+	for _, n := range names {
+		fmt.Fprintf(&ir, "\t%q,\n", n)
+	}
+	fmt.Fprintf(&ir, "}\n\n// aluOps maps an operation name with its type tags to the operation.\nvar aluOps = map[string]Op{\n")
+	for _, n := range names {
+		fmt.Fprintf(&ir, "\t%q: Op%s,\n", n, n)
+	}
+	fmt.Fprintf(&ir, "}\n")
+	write(*irOut, ir.Bytes())
+
+	var emu bytes.Buffer
+	fmt.Fprintf(&emu, "// Code generated by ir/internal/opgen; DO NOT EDIT.\n\npackage emu\n\nimport (\n\t\"math\"\n\n\t\"github.com/pocketgpu/pocketgpu/ir\"\n)\n\n")
+	fmt.Fprintf(&emu, "var _ = math.Float32bits\n\n")
+	emu.Write(handlers.Bytes())
+	fmt.Fprintf(&emu, "func init() {\n\tfor op, h := range map[ir.Op]handler{\n%s\t} {\n\t\thandlers[op] = h\n\t}\n}\n", reg.String())
+	write(*emuOut, emu.Bytes())
+}
+
+// loopBody writes a handler that applies expr to every active lane of every
+// component: a flat loop when the whole warp is active, else one over the
+// active lanes.
+func loopBody(arity int, in, out typ, expr string) string {
+	var b strings.Builder
+	ld := func(v, x string) string { return fmt.Sprintf("%s := %s", v, fmt.Sprintf(in.Load, x)) }
+	st := fmt.Sprintf(out.Store, "("+expr+")")
+	srcs := []string{"a", "b", "c"}[:arity]
+	fmt.Fprintf(&b, "\td := w.dst(in)\n")
+	for i, s := range srcs {
+		fmt.Fprintf(&b, "\t%ss := w.src(in, %d)\n", s, i)
+	}
+	fmt.Fprintf(&b, "\tif w.full {\n")
+	for _, s := range srcs {
+		fmt.Fprintf(&b, "\t\t%ss = %ss[:len(d)]\n", s, s)
+	}
+	fmt.Fprintf(&b, "\t\tfor i := range d {\n")
+	for _, s := range srcs {
+		fmt.Fprintf(&b, "\t\t\t%s\n", ld(s, s+"s[i]"))
+	}
+	fmt.Fprintf(&b, "\t\t\td[i] = %s\n\t\t}\n\t\treturn\n\t}\n", st)
+	fmt.Fprintf(&b, "\tfor o := 0; o < len(d); o += w.width {\n\t\tfor _, l := range w.lanes {\n\t\t\ti := o + int(l)\n")
+	for _, s := range srcs {
+		fmt.Fprintf(&b, "\t\t\t%s\n", ld(s, s+"s[i]"))
+	}
+	fmt.Fprintf(&b, "\t\t\td[i] = %s\n\t\t}\n\t}\n", st)
+	return b.String()
+}
+
+func shiftBody(t typ, expr string) string {
+	var b strings.Builder
+	st := fmt.Sprintf(t.Store, "("+expr+")")
+	fmt.Fprintf(&b, "\td := w.dst(in)\n\tas := w.src(in, 0)\n\tbs := w.src(in, 1)\n")
+	fmt.Fprintf(&b, "\tif w.full {\n\t\tas, bs = as[:len(d)], bs[:len(d)]\n\t\tfor i := range d {\n")
+	fmt.Fprintf(&b, "\t\t\ta := %s\n\t\t\ty := bs[i]\n\t\t\td[i] = %s\n\t\t}\n\t\treturn\n\t}\n", fmt.Sprintf(t.Load, "as[i]"), st)
+	fmt.Fprintf(&b, "\tfor o := 0; o < len(d); o += w.width {\n\t\tfor _, l := range w.lanes {\n\t\t\ti := o + int(l)\n")
+	fmt.Fprintf(&b, "\t\t\ta := %s\n\t\t\ty := bs[i]\n\t\t\td[i] = %s\n\t\t}\n\t}\n", fmt.Sprintf(t.Load, "as[i]"), st)
+	return b.String()
+}
+
+func write(path string, src []byte) {
+	out, err := format.Source(src)
+	if err != nil {
+		os.WriteFile(path+".broken", src, 0o644)
+		log.Fatalf("opgen: %s: %v", path, err)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		log.Fatal(err)
+	}
+	if err := os.WriteFile(path, out, 0o644); err != nil {
+		log.Fatal(err)
+	}
+}

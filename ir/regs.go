@@ -1,0 +1,199 @@
+package ir
+
+import "strings"
+
+// Registers estimates the 32-bit registers a thread needs: the most slots
+// live at once, counting 64-bit values twice, after a liveness analysis over
+// the blocks. Constants and arguments are not counted (GPUs keep them in
+// uniform or constant registers). It is an estimate of what a vendor
+// compiler would allocate, not a register allocation.
+func (p *Program) Registers() int {
+	n := p.Regs
+	if n == 0 {
+		return 1
+	}
+	width := p.slotWidths()
+	uniform := make([]bool, n)
+	for _, c := range p.Consts {
+		uniform[c.Slot] = true
+	}
+	for _, par := range p.Params {
+		for k := 0; k < max(par.Type.Slots, 1) && int(par.Slot)+k < n; k++ {
+			uniform[int(par.Slot)+k] = true
+		}
+	}
+	if p.ConstDataSlot >= 0 {
+		uniform[p.ConstDataSlot] = true
+	}
+	type set map[int32]bool
+	nb := len(p.Blocks)
+	liveIn := make([]set, nb)
+	liveOut := make([]set, nb)
+	for i := range liveIn {
+		liveIn[i], liveOut[i] = set{}, set{}
+	}
+	uses := func(in *Inst, f func(s int32)) {
+		for k, s := range in.Src {
+			if s < 0 {
+				continue
+			}
+			cnt := int32(in.N)
+			if (in.Op == OpSelect && k == 0 && in.Imm == 1) || in.Op == OpBroadcast || in.Op.isAddr() ||
+				(in.Op.isMem() && k == 0) || in.Op == OpAtomic || in.Op == OpCopyMemory || (in.Op == OpExtractDyn && k == 1) ||
+				(in.Op == OpInsertDyn && k > 0) {
+				cnt = 1
+			}
+			if in.Op == OpExtractDyn && k == 0 {
+				cnt = int32(in.Imm)
+			}
+			for j := int32(0); j < cnt; j++ {
+				if int(s+j) < n && !uniform[s+j] {
+					f(s + j)
+				}
+			}
+		}
+		if in.Op == OpExt {
+			c := &p.Ext[in.Aux]
+			for k, a := range c.Args {
+				for j := 0; j < c.ArgN[k]; j++ {
+					if int(a)+j < n && !uniform[int(a)+j] {
+						f(a + int32(j))
+					}
+				}
+			}
+		}
+		if in.Op == OpImage {
+			io := &p.Images[in.Aux]
+			for _, s := range []int32{io.Sampler} {
+				if s >= 0 && !uniform[s] {
+					f(s)
+				}
+			}
+			if io.Texel >= 0 {
+				for j := 0; j < io.N; j++ {
+					f(io.Texel + int32(j))
+				}
+			}
+			for j := 0; j < io.CoordN; j++ {
+				if io.Coord >= 0 {
+					f(io.Coord + int32(j))
+				}
+			}
+		}
+	}
+	defs := func(in *Inst, f func(s int32)) {
+		if in.Dst < 0 {
+			return
+		}
+		cnt := int32(in.N)
+		switch in.Op {
+		case OpIAddCarry32, OpIAddCarry64, OpISubBorrow32, OpISubBorrow64, OpUMulExtended32, OpUMulExtended64, OpSMulExtended32, OpSMulExtended64:
+			cnt *= 2
+		}
+		for j := int32(0); j < cnt; j++ {
+			f(in.Dst + j)
+		}
+	}
+	edgeUses := func(b *Block, f func(s int32)) {
+		if b.Term.Kind == TermCond || b.Term.Kind == TermSwitch {
+			if !uniform[b.Term.Cond] {
+				f(b.Term.Cond)
+			}
+		}
+	}
+	for changed := true; changed; {
+		changed = false
+		for i := nb - 1; i >= 0; i-- {
+			b := &p.Blocks[i]
+			out := set{}
+			for _, e := range b.Succs {
+				for s := range liveIn[e.To] {
+					out[s] = true
+				}
+				// Phi copies read their sources at the edge and define
+				// their destinations there.
+				for _, m := range e.Moves {
+					for j := int32(0); j < int32(m.N); j++ {
+						delete(out, m.Dst+j)
+					}
+				}
+				for _, m := range e.Moves {
+					for j := int32(0); j < int32(m.N); j++ {
+						if !uniform[m.Src+j] {
+							out[m.Src+j] = true
+						}
+					}
+				}
+			}
+			in := set{}
+			for s := range out {
+				in[s] = true
+			}
+			edgeUses(b, func(s int32) { in[s] = true })
+			for k := b.End - 1; k >= b.Start; k-- {
+				defs(&p.Code[k], func(s int32) { delete(in, s) })
+				uses(&p.Code[k], func(s int32) { in[s] = true })
+			}
+			if len(out) != len(liveOut[i]) || len(in) != len(liveIn[i]) {
+				changed = true
+			}
+			liveOut[i], liveIn[i] = out, in
+		}
+	}
+	best := 0
+	count := func(s set) int {
+		t := 0
+		for x := range s {
+			t += width[x]
+		}
+		return t
+	}
+	for i := range p.Blocks {
+		b := &p.Blocks[i]
+		live := set{}
+		for s := range liveOut[i] {
+			live[s] = true
+		}
+		edgeUses(b, func(s int32) { live[s] = true })
+		best = max(best, count(live))
+		for k := b.End - 1; k >= b.Start; k-- {
+			in := &p.Code[k]
+			defs(in, func(s int32) { live[s] = true })
+			best = max(best, count(live))
+			defs(in, func(s int32) { delete(live, s) })
+			uses(in, func(s int32) { live[s] = true })
+			best = max(best, count(live))
+		}
+	}
+	return max(best, 1)
+}
+
+// slotWidths gives each slot's size in 32-bit registers, from the
+// operations that write it (64-bit types and addresses take two).
+func (p *Program) slotWidths() []int {
+	w := make([]int, p.Regs)
+	for i := range w {
+		w[i] = 1
+	}
+	mark := func(s int32, n int, wide bool) {
+		if !wide || s < 0 {
+			return
+		}
+		for j := 0; j < n && int(s)+j < len(w); j++ {
+			w[int(s)+j] = 2
+		}
+	}
+	for i := range p.Code {
+		in := &p.Code[i]
+		wide := in.Op.isAddr() || in.Op == OpLoadGlobal64 || in.Op == OpLoadLocal64 || in.Op == OpLoadPrivate64
+		if in.Op >= opFirstGenerated {
+			name := in.Op.String()
+			wide = strings.HasSuffix(name, "64") && !strings.Contains(name, "Equal") && !strings.Contains(name, "Than") && !strings.HasPrefix(name, "Is")
+		}
+		mark(in.Dst, int(in.N), wide)
+	}
+	return w
+}
+
+func (o Op) isAddr() bool { return o == OpAddrImm || o == OpAddrIdx32 || o == OpAddrIdx64 }
+func (o Op) isMem() bool  { _, _, _, ok := o.MemInfo(); return ok }
