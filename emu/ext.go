@@ -331,7 +331,7 @@ var openclLib = map[spirv.OpenCLStd]extMaker{
 	spirv.OpenCLStdSin: f1(math.Sin), spirv.OpenCLStdSinh: f1(math.Sinh), spirv.OpenCLStdSinpi: f1(func(x float64) float64 { return math.Sin(math.Pi * x) }),
 	spirv.OpenCLStdSqrt: f1(math.Sqrt), spirv.OpenCLStdTan: f1(math.Tan), spirv.OpenCLStdTanh: f1(math.Tanh),
 	spirv.OpenCLStdTanpi: f1(func(x float64) float64 { return math.Tan(math.Pi * x) }), spirv.OpenCLStdTgamma: f1(math.Gamma),
-	spirv.OpenCLStdTrunc: f1(math.Trunc),
+	spirv.OpenCLStdTrunc:   f1(math.Trunc),
 	spirv.OpenCLStdHalfCos: f1(math.Cos), spirv.OpenCLStdHalfDivide: f2(func(a, b float64) float64 { return a / b }),
 	spirv.OpenCLStdHalfExp: f1(math.Exp), spirv.OpenCLStdHalfExp2: f1(math.Exp2), spirv.OpenCLStdHalfExp10: f1(func(x float64) float64 { return math.Pow(10, x) }),
 	spirv.OpenCLStdHalfLog: f1(math.Log), spirv.OpenCLStdHalfLog2: f1(math.Log2), spirv.OpenCLStdHalfLog10: f1(math.Log10),
@@ -344,7 +344,7 @@ var openclLib = map[spirv.OpenCLStd]extMaker{
 	spirv.OpenCLStdNativePowr: f2(math.Pow), spirv.OpenCLStdNativeRecip: f1(func(x float64) float64 { return 1 / x }),
 	spirv.OpenCLStdNativeRsqrt: f1(func(x float64) float64 { return 1 / math.Sqrt(x) }), spirv.OpenCLStdNativeSin: f1(math.Sin),
 	spirv.OpenCLStdNativeSqrt: f1(math.Sqrt), spirv.OpenCLStdNativeTan: f1(math.Tan),
-	spirv.OpenCLStdFclamp: f3(func(x, lo, hi float64) float64 { return fmin(fmax(x, lo), hi) }),
+	spirv.OpenCLStdFclamp:  f3(func(x, lo, hi float64) float64 { return fmin(fmax(x, lo), hi) }),
 	spirv.OpenCLStdDegrees: f1(func(x float64) float64 { return x * 180 / math.Pi }), spirv.OpenCLStdRadians: f1(func(x float64) float64 { return x * math.Pi / 180 }),
 	spirv.OpenCLStdFmaxCommon: f2(math.Max), spirv.OpenCLStdFminCommon: f2(math.Min),
 	spirv.OpenCLStdMix: f3(func(a, b, t float64) float64 { return a + (b-a)*t }), spirv.OpenCLStdStep: f2(step),
@@ -365,10 +365,10 @@ var openclLib = map[spirv.OpenCLStd]extMaker{
 		return length(d)
 	}),
 	spirv.OpenCLStdFastLength: reduce(1, func(v [][]float64) float64 { return length(v[0]) }), spirv.OpenCLStdFastNormalize: vecMap(1, normalize),
-	spirv.OpenCLStdFract: withPtr(func(x, _ float64) (float64, float64) { return fract(x), math.Floor(x) }, 1, false),
-	spirv.OpenCLStdModf: withPtr(func(x, _ float64) (float64, float64) { i, f := math.Modf(x); return f, i }, 1, false),
-	spirv.OpenCLStdSincos: withPtr(func(x, _ float64) (float64, float64) { return math.Sin(x), math.Cos(x) }, 1, false),
-	spirv.OpenCLStdFrexp: withPtr(func(x, _ float64) (float64, float64) { f, e := math.Frexp(x); return f, float64(e) }, 1, true),
+	spirv.OpenCLStdFract:   withPtr(func(x, _ float64) (float64, float64) { return fract(x), math.Floor(x) }, 1, false),
+	spirv.OpenCLStdModf:    withPtr(func(x, _ float64) (float64, float64) { i, f := math.Modf(x); return f, i }, 1, false),
+	spirv.OpenCLStdSincos:  withPtr(func(x, _ float64) (float64, float64) { return math.Sin(x), math.Cos(x) }, 1, false),
+	spirv.OpenCLStdFrexp:   withPtr(func(x, _ float64) (float64, float64) { f, e := math.Frexp(x); return f, float64(e) }, 1, true),
 	spirv.OpenCLStdLgammaR: withPtr(func(x, _ float64) (float64, float64) { v, s := math.Lgamma(x); return v, float64(s) }, 1, true),
 	spirv.OpenCLStdRemquo: withPtr(func(x, y float64) (float64, float64) {
 		r := math.Remainder(x, y)
@@ -412,7 +412,7 @@ var openclLib = map[spirv.OpenCLStd]extMaker{
 	spirv.OpenCLStdURhadd: intMap(2, false, func(x []uint64, _ int) uint64 { return x[0]>>1 + x[1]>>1 + (x[0]|x[1])&1 }),
 	spirv.OpenCLStdSClamp: intMap(3, true, func(x []uint64, _ int) uint64 { return uint64(min(max(int64(x[0]), int64(x[1])), int64(x[2]))) }),
 	spirv.OpenCLStdUClamp: intMap(3, false, func(x []uint64, _ int) uint64 { return min(max(x[0], x[1]), x[2]) }),
-	spirv.OpenCLStdClz: intMap(1, false, func(x []uint64, nb int) uint64 { return uint64(bits.LeadingZeros64(x[0]) - (64 - nb)) }),
+	spirv.OpenCLStdClz:    intMap(1, false, func(x []uint64, nb int) uint64 { return uint64(bits.LeadingZeros64(x[0]) - (64 - nb)) }),
 	spirv.OpenCLStdCtz: intMap(1, false, func(x []uint64, nb int) uint64 {
 		if x[0] == 0 {
 			return uint64(nb)
@@ -443,10 +443,10 @@ var openclLib = map[spirv.OpenCLStd]extMaker{
 		}
 		return satU(s, nb)
 	}),
-	spirv.OpenCLStdSMax: intMap(2, true, func(x []uint64, _ int) uint64 { return uint64(max(int64(x[0]), int64(x[1]))) }),
-	spirv.OpenCLStdUMax: intMap(2, false, func(x []uint64, _ int) uint64 { return max(x[0], x[1]) }),
-	spirv.OpenCLStdSMin: intMap(2, true, func(x []uint64, _ int) uint64 { return uint64(min(int64(x[0]), int64(x[1]))) }),
-	spirv.OpenCLStdUMin: intMap(2, false, func(x []uint64, _ int) uint64 { return min(x[0], x[1]) }),
+	spirv.OpenCLStdSMax:   intMap(2, true, func(x []uint64, _ int) uint64 { return uint64(max(int64(x[0]), int64(x[1]))) }),
+	spirv.OpenCLStdUMax:   intMap(2, false, func(x []uint64, _ int) uint64 { return max(x[0], x[1]) }),
+	spirv.OpenCLStdSMin:   intMap(2, true, func(x []uint64, _ int) uint64 { return uint64(min(int64(x[0]), int64(x[1]))) }),
+	spirv.OpenCLStdUMin:   intMap(2, false, func(x []uint64, _ int) uint64 { return min(x[0], x[1]) }),
 	spirv.OpenCLStdSMulHi: intMap(2, true, func(x []uint64, nb int) uint64 { return smulhi(int64(x[0]), int64(x[1]), nb) }),
 	spirv.OpenCLStdUMulHi: intMap(2, false, func(x []uint64, nb int) uint64 { return umulhi(x[0], x[1], nb) }),
 	spirv.OpenCLStdRotate: intMap(2, false, func(x []uint64, nb int) uint64 {
@@ -457,9 +457,9 @@ var openclLib = map[spirv.OpenCLStd]extMaker{
 	spirv.OpenCLStdSMad24: intMap(3, true, func(x []uint64, _ int) uint64 {
 		return uint64(signExt(x[0], 24)*signExt(x[1], 24) + int64(x[2]))
 	}),
-	spirv.OpenCLStdUMad24: intMap(3, false, func(x []uint64, _ int) uint64 { return (x[0]&0xffffff)*(x[1]&0xffffff) + x[2] }),
-	spirv.OpenCLStdSMul24: intMap(2, true, func(x []uint64, _ int) uint64 { return uint64(signExt(x[0], 24) * signExt(x[1], 24)) }),
-	spirv.OpenCLStdUMul24: intMap(2, false, func(x []uint64, _ int) uint64 { return (x[0] & 0xffffff) * (x[1] & 0xffffff) }),
+	spirv.OpenCLStdUMad24:    intMap(3, false, func(x []uint64, _ int) uint64 { return (x[0]&0xffffff)*(x[1]&0xffffff) + x[2] }),
+	spirv.OpenCLStdSMul24:    intMap(2, true, func(x []uint64, _ int) uint64 { return uint64(signExt(x[0], 24) * signExt(x[1], 24)) }),
+	spirv.OpenCLStdUMul24:    intMap(2, false, func(x []uint64, _ int) uint64 { return (x[0] & 0xffffff) * (x[1] & 0xffffff) }),
 	spirv.OpenCLStdUUpsample: upsample(false), spirv.OpenCLStdSUpsample: upsample(true),
 	spirv.OpenCLStdBitselect: bitselect,
 	spirv.OpenCLStdSelect:    clSelect,
@@ -602,13 +602,13 @@ var glslLib = map[spirv.GLSLStd450]extMaker{
 	spirv.GLSLStd450FMin: f2(math.Min), spirv.GLSLStd450UMin: intMap(2, false, func(x []uint64, _ int) uint64 { return min(x[0], x[1]) }),
 	spirv.GLSLStd450SMin: intMap(2, true, func(x []uint64, _ int) uint64 { return uint64(min(int64(x[0]), int64(x[1]))) }),
 	spirv.GLSLStd450FMax: f2(math.Max), spirv.GLSLStd450UMax: intMap(2, false, func(x []uint64, _ int) uint64 { return max(x[0], x[1]) }),
-	spirv.GLSLStd450SMax: intMap(2, true, func(x []uint64, _ int) uint64 { return uint64(max(int64(x[0]), int64(x[1]))) }),
+	spirv.GLSLStd450SMax:   intMap(2, true, func(x []uint64, _ int) uint64 { return uint64(max(int64(x[0]), int64(x[1]))) }),
 	spirv.GLSLStd450FClamp: f3(clampF), spirv.GLSLStd450UClamp: intMap(3, false, func(x []uint64, _ int) uint64 { return min(max(x[0], x[1]), x[2]) }),
 	spirv.GLSLStd450SClamp: intMap(3, true, func(x []uint64, _ int) uint64 { return uint64(min(max(int64(x[0]), int64(x[1])), int64(x[2]))) }),
-	spirv.GLSLStd450FMix: f3(func(a, b, t float64) float64 { return a*(1-t) + b*t }),
-	spirv.GLSLStd450Step: f2(step), spirv.GLSLStd450SmoothStep: f3(smoothstep), spirv.GLSLStd450Fma: f3(math.FMA),
-	spirv.GLSLStd450Frexp: withPtr(func(x, _ float64) (float64, float64) { f, e := math.Frexp(x); return f, float64(e) }, 1, true),
-	spirv.GLSLStd450Ldexp: f2(func(x, e float64) float64 { return math.Ldexp(x, int(e)) }),
+	spirv.GLSLStd450FMix:   f3(func(a, b, t float64) float64 { return a*(1-t) + b*t }),
+	spirv.GLSLStd450Step:   f2(step), spirv.GLSLStd450SmoothStep: f3(smoothstep), spirv.GLSLStd450Fma: f3(math.FMA),
+	spirv.GLSLStd450Frexp:  withPtr(func(x, _ float64) (float64, float64) { f, e := math.Frexp(x); return f, float64(e) }, 1, true),
+	spirv.GLSLStd450Ldexp:  f2(func(x, e float64) float64 { return math.Ldexp(x, int(e)) }),
 	spirv.GLSLStd450Length: reduce(1, func(v [][]float64) float64 { return length(v[0]) }),
 	spirv.GLSLStd450Distance: reduce(2, func(v [][]float64) float64 {
 		d := make([]float64, len(v[0]))

@@ -134,13 +134,13 @@ func (img *Image) size(k int) int {
 // Sampler addressing modes and filters (SPIR-V SamplerAddressingMode and
 // SamplerFilterMode values).
 const (
-	addrNone          = 0
-	addrClampToEdge   = 1
-	addrClamp         = 2
-	addrRepeat        = 3
-	addrMirrored      = 4
-	filterNearest     = 0
-	filterLinear      = 1
+	addrNone        = 0
+	addrClampToEdge = 1
+	addrClamp       = 2
+	addrRepeat      = 3
+	addrMirrored    = 4
+	filterNearest   = 0
+	filterLinear    = 1
 )
 
 // SamplerFromCL converts an OpenCL sampler_t bit pattern (CLK_* flags, as a

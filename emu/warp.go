@@ -20,13 +20,13 @@ const MaxWidth = 128
 // Mask is a set of lanes.
 type Mask [2]uint64
 
-func (m Mask) Has(l int) bool       { return m[l>>6]&(1<<(uint(l)&63)) != 0 }
-func (m *Mask) Set(l int)           { m[l>>6] |= 1 << (uint(l) & 63) }
-func (m Mask) And(o Mask) Mask      { return Mask{m[0] & o[0], m[1] & o[1]} }
-func (m Mask) AndNot(o Mask) Mask   { return Mask{m[0] &^ o[0], m[1] &^ o[1]} }
-func (m Mask) Or(o Mask) Mask       { return Mask{m[0] | o[0], m[1] | o[1]} }
-func (m Mask) Empty() bool          { return m[0]|m[1] == 0 }
-func (m Mask) Count() int           { return bits.OnesCount64(m[0]) + bits.OnesCount64(m[1]) }
+func (m Mask) Has(l int) bool     { return m[l>>6]&(1<<(uint(l)&63)) != 0 }
+func (m *Mask) Set(l int)         { m[l>>6] |= 1 << (uint(l) & 63) }
+func (m Mask) And(o Mask) Mask    { return Mask{m[0] & o[0], m[1] & o[1]} }
+func (m Mask) AndNot(o Mask) Mask { return Mask{m[0] &^ o[0], m[1] &^ o[1]} }
+func (m Mask) Or(o Mask) Mask     { return Mask{m[0] | o[0], m[1] | o[1]} }
+func (m Mask) Empty() bool        { return m[0]|m[1] == 0 }
+func (m Mask) Count() int         { return bits.OnesCount64(m[0]) + bits.OnesCount64(m[1]) }
 func firstLanes(n int) (m Mask) {
 	for l := 0; l < n; l++ {
 		m.Set(l)
@@ -38,10 +38,10 @@ func firstLanes(n int) (m Mask) {
 type Status uint8
 
 const (
-	Running Status = iota // more blocks to run
-	AtBarrier              // waiting at a work-group barrier
-	Done                   // every lane has finished
-	Faulted                // a GPU fault: see Warp.Err
+	Running   Status = iota // more blocks to run
+	AtBarrier               // waiting at a work-group barrier
+	Done                    // every lane has finished
+	Faulted                 // a GPU fault: see Warp.Err
 )
 
 type entry struct {

@@ -168,5 +168,5 @@ func (o Op) MemInfo() (space Space, bytes int, store, ok bool) {
 		return 0, 0, false, false
 	}
 	k := int(o - OpLoadGlobal8)
-	return Space(k / 8), 1 << (k % 4), (k%8) >= 4, true
+	return Space(k / 8), 1 << (k % 4), (k % 8) >= 4, true
 }

@@ -356,11 +356,11 @@ type MemCopy struct {
 
 // IOVar is a graphics stage input or output in the private frame.
 type IOVar struct {
-	Name     string
-	Output   bool
-	Location int // -1 for builtins
-	Builtin  spirv.BuiltIn
+	Name      string
+	Output    bool
+	Location  int // -1 for builtins
+	Builtin   spirv.BuiltIn
 	IsBuiltin bool
-	Offset   int
-	Type     *Type
+	Offset    int
+	Type      *Type
 }

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Rebuilds the test modules from their sources (run from spirv/testdata).
-# Needs clang-14, llvm-14, llvm-spirv-14 and spirv-tools (OpenCL C) and
+# Needs clang-14, llvm-14, llvm-spirv-14 and spirv-tools (OpenCL C, spirv-as) and
 # glslang-tools (GLSL); the .spv files are committed so go test needs none.
 set -eu
 tmp=$(mktemp -d)
@@ -24,3 +24,7 @@ fi
 # GLSL compute shader for Vulkan 1.1.
 glslangValidator -V --target-env vulkan1.1 compute.comp -o compute.spv
 spirv-val --target-env vulkan1.1 compute.spv
+
+# Hand-written assembly for operand shapes the compilers do not emit
+# (not valid for spirv-val: it only has to assemble).
+spirv-as --target-env spv1.4 grammar.spvasm -o grammar.spv

@@ -166,7 +166,10 @@ func table() []op {
 }
 
 // shifts take the shift amount as a raw slot word (its width may differ).
-var shifts = []struct{ Name, Expr string; Ts []typ }{
+var shifts = []struct {
+	Name, Expr string
+	Ts         []typ
+}{
 	{"ShiftLeftLogical", "a << (y & %d)", uints},
 	{"ShiftRightLogical", "a >> (y & %d)", uints},
 	{"ShiftRightArithmetic", "a >> (y & %d)", sints},
