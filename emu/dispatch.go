@@ -57,6 +57,12 @@ type Dispatch struct {
 	// Builtin, when set, supplies builtins the dispatcher does not know
 	// (graphics stages: FragCoord, VertexIndex ...).
 	Builtin func(b spirv.BuiltIn, w *Warp, lane, comp int) (uint64, bool)
+	// InitLane, when set, fills a lane's private frame before the warp
+	// starts (graphics stage inputs live there).
+	InitLane func(w *Warp, lane int, frame []byte)
+	// WarpDone, when set, sees every warp when it finishes, before its
+	// registers and frames are reused (graphics stage outputs).
+	WarpDone func(w *Warp)
 
 	Stats Stats
 
@@ -174,6 +180,11 @@ func (d *Dispatch) NewWorkGroup(i int) *WorkGroup {
 
 // Release returns a finished work-group's warps to the pool.
 func (d *Dispatch) Release(wg *WorkGroup) {
+	if d.WarpDone != nil {
+		for _, w := range wg.Warps {
+			d.WarpDone(w)
+		}
+	}
 	d.pool = append(d.pool, wg.Warps...)
 	wg.Warps = nil
 }
@@ -233,6 +244,11 @@ func (w *Warp) reset(wg *WorkGroup, index int) {
 					copy(w.priv[l*w.frame+par.ByValOffset:], d.Params[i].ByVal)
 				}
 			}
+		}
+	}
+	if d.InitLane != nil {
+		for l := 0; l < n; l++ {
+			d.InitLane(w, l, w.priv[l*w.frame:(l+1)*w.frame])
 		}
 	}
 	for _, b := range p.Builtins {

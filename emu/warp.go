@@ -109,6 +109,13 @@ func (w *Warp) Lanes() int { return w.start.Count() }
 // Regs exposes lane l's slots (for graphics stages reading outputs).
 func (w *Warp) Reg(slot int32, lane int) uint64 { return w.regs[int(slot)*w.width+lane] }
 
+// GlobalID is lane l's global id; LocalID its id in the work-group.
+func (w *Warp) GlobalID(l int) [3]int { return w.globalID(l) }
+func (w *Warp) LocalID(l int) [3]int  { return w.localID(l) }
+
+// LocalIndex is lane l's linear index in its work-group.
+func (w *Warp) LocalIndex(l int) int { return w.firstLocal + l }
+
 // Private returns lane l's frame.
 func (w *Warp) Private(lane int) []byte { return w.priv[lane*w.frame : (lane+1)*w.frame] }
 

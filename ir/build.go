@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/pocketgpu/pocketgpu/spirv"
@@ -29,9 +30,9 @@ func (e *Error) Error() string {
 
 // Options tune Build.
 type Options struct {
-	// Spec overrides specialisation constants by SpecId: the raw bits of
-	// the new value (a float's bits for float constants).
-	Spec map[uint32]uint64
+	// Spec overrides specialisation constants by SpecId, as text read by
+	// the constant's type ("16", "-3", "0.5", "true").
+	Spec map[uint32]string
 }
 
 // supportedCaps lists the capabilities the executor handles. Others are
@@ -236,7 +237,9 @@ func (b *builder) global(inst *spirv.Inst) error {
 		}
 		v = maskBits(v, t.Bits)
 		if inst.Op == spirv.OpSpecConstant {
-			v = b.specOverride(inst, t, v)
+			if v, err = b.specOverride(inst, t, v); err != nil {
+				return err
+			}
 		}
 		b.setConst(inst, t, []uint64{v})
 	case spirv.OpConstantTrue, spirv.OpConstantFalse, spirv.OpSpecConstantTrue, spirv.OpSpecConstantFalse:
@@ -249,7 +252,9 @@ func (b *builder) global(inst *spirv.Inst) error {
 			v = 1
 		}
 		if inst.Op == spirv.OpSpecConstantTrue || inst.Op == spirv.OpSpecConstantFalse {
-			v = b.specOverride(inst, t, v) & 1
+			if v, err = b.specOverride(inst, t, v); err != nil {
+				return err
+			}
 		}
 		b.setConst(inst, t, []uint64{v})
 	case spirv.OpConstantNull, spirv.OpUndef:
@@ -318,17 +323,82 @@ func (b *builder) setConst(inst *spirv.Inst, t *Type, vals []uint64) {
 	b.globals[inst.Result] = &value{slot: b.constSlots(vals), t: t, konst: vals}
 }
 
-func (b *builder) specOverride(inst *spirv.Inst, t *Type, v uint64) uint64 {
+func (b *builder) specOverride(inst *spirv.Inst, t *Type, v uint64) (uint64, error) {
 	d, ok := b.decor(inst.Result, spirv.DecorationSpecId)
 	if !ok || len(d.Args) == 0 {
-		return v
+		return v, nil
 	}
 	id := d.Args[0]
-	if o, ok := b.opt.Spec[id]; ok {
-		v = maskBits(o, t.Bits)
+	if text, ok := b.opt.Spec[id]; ok {
+		o, err := parseSpecValue(text, t)
+		if err != nil {
+			return 0, &Error{Msg: fmt.Sprintf("specialization constant %d (%s, %s): %v", id, b.m.Name(inst.Result), t, err)}
+		}
+		v = o
 	}
 	b.p.SpecConsts = append(b.p.SpecConsts, SpecConst{SpecID: id, Bits: t.Bits, Default: v, Name: b.m.Names[inst.Result]})
-	return v
+	return v, nil
+}
+
+// parseSpecValue reads a specialisation constant's value by its type.
+func parseSpecValue(text string, t *Type) (uint64, error) {
+	switch t.Kind {
+	case KindBool:
+		switch text {
+		case "true", "1":
+			return 1, nil
+		case "false", "0":
+			return 0, nil
+		}
+		return 0, fmt.Errorf("%q is not a bool (true, false, 1, 0)", text)
+	case KindFloat:
+		f, err := strconv.ParseFloat(text, 64)
+		if err != nil {
+			return 0, fmt.Errorf("%q is not a number", text)
+		}
+		switch t.Bits {
+		case 64:
+			return math.Float64bits(f), nil
+		case 32:
+			return uint64(math.Float32bits(float32(f))), nil
+		}
+		return uint64(halfBits(f)), nil
+	}
+	if t.Signed || strings.HasPrefix(text, "-") {
+		n, err := strconv.ParseInt(text, 0, t.Bits)
+		if err != nil {
+			return 0, fmt.Errorf("%q is not a %d-bit integer", text, t.Bits)
+		}
+		return maskBits(uint64(n), t.Bits), nil
+	}
+	n, err := strconv.ParseUint(text, 0, t.Bits)
+	if err != nil {
+		return 0, fmt.Errorf("%q is not a %d-bit unsigned integer", text, t.Bits)
+	}
+	return n, nil
+}
+
+// halfBits rounds to binary16 (nearest even) for half specialisation
+// constants.
+func halfBits(f float64) uint16 {
+	b := math.Float32bits(float32(f))
+	sign := uint16(b>>16) & 0x8000
+	exp := int(b>>23&0xff) - 127 + 15
+	man := b & 0x7fffff
+	switch {
+	case f != f:
+		return sign | 0x7e00
+	case exp >= 31:
+		return sign | 0x7c00
+	case exp <= 0:
+		return sign // subnormal halves are rounded to zero here
+	}
+	h := uint32(exp)<<10 | man>>13
+	rem := man & 0x1fff
+	if rem > 0x1000 || (rem == 0x1000 && h&1 == 1) {
+		h++
+	}
+	return sign | uint16(h)
 }
 
 func (b *builder) workgroupSizeConst(inst *spirv.Inst, vals []uint64) {

@@ -1,0 +1,339 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/pocketgpu/pocketgpu/arch"
+	"github.com/pocketgpu/pocketgpu/device"
+	"github.com/pocketgpu/pocketgpu/ir"
+	"github.com/pocketgpu/pocketgpu/kernel"
+)
+
+func init() { subcommands = append(subcommands, newRunCmd) }
+
+func newRunCmd() *cobra.Command {
+	var (
+		j                     Job
+		global, local, offset string
+		dumps, prints, specs  []string
+		asJSON                bool
+	)
+	cmd := &cobra.Command{
+		Use:   "run [--gpu GPU] KERNEL|JOB.yaml [flags]",
+		Short: "Run a kernel on a simulated GPU",
+		Long: `run executes an OpenCL C (.cl), GLSL compute (.comp) or SPIR-V (.spv) kernel
+on a GPU, warp by warp as that GPU groups threads, and reports what it did.
+With --functional it computes the results only.
+
+Arguments are given in kernel-argument order with --arg (for Vulkan shaders:
+resources in (set, binding) order, then one scalar per push-constant member):
+
+  buf:TYPE:COUNT[=INIT]        a buffer; TYPE i8 u8 i16 u16 i32 u32 i64 u64 f16 f32 f64,
+                               optionally xN (f32x4); INIT zero, fill:V, iota,
+                               random[:SEED], file:PATH, chase:STRIDE_BYTES[:SEED]
+  TYPE:VALUE                   a scalar (u32:1000, f32:0.5, f32x4:1,2,3,4)
+  local:BYTES                  a __local pointer argument
+  image1d_buffer:CHAN:COUNT    an RGBA image of COUNT texels
+  image2d:CHAN:WxH             an RGBA 2D image
+
+A job file holds the same fields as YAML (see docs/run.md).`,
+		Example: `  pocketgpu run --gpu mali-g52 --functional vecadd.cl --global 1024 --local 64 \
+      --arg buf:f32:1024=random --arg buf:f32:1024=random --arg buf:f32:1024 --arg u32:1024 --print 2:8
+  pocketgpu run job.yaml --json`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			job := &j
+			if ext := strings.ToLower(filepath.Ext(args[0])); ext == ".yaml" || ext == ".yml" {
+				loaded, err := loadJob(args[0])
+				if err != nil {
+					return err
+				}
+				job = loaded
+				// Flags given on the command line override the file.
+				fl := cmd.Flags()
+				if fl.Changed("gpu") {
+					job.GPUs = j.GPUs
+				}
+				if fl.Changed("functional") {
+					job.Functional = j.Functional
+				}
+				if fl.Changed("max-instructions") {
+					job.MaxInstructions = j.MaxInstructions
+				}
+			} else {
+				job.Kernel = args[0]
+			}
+			var err error
+			if global != "" {
+				if job.Global, err = parseSize("global", global); err != nil {
+					return err
+				}
+			}
+			if local != "" {
+				if job.Local, err = parseSize("local", local); err != nil {
+					return err
+				}
+			}
+			if offset != "" {
+				if job.Offset, err = parseSize("offset", offset); err != nil {
+					return err
+				}
+			}
+			for _, d := range dumps {
+				n, f, err := parseDump(d)
+				if err != nil {
+					return err
+				}
+				if job.Dump == nil {
+					job.Dump = map[int]string{}
+				}
+				job.Dump[n] = f
+			}
+			job.Print = append(job.Print, prints...)
+			for _, s := range specs {
+				id, v, err := parseSpecFlag(s)
+				if err != nil {
+					return err
+				}
+				if job.Spec == nil {
+					job.Spec = map[uint32]string{}
+				}
+				job.Spec[id] = v
+			}
+			return runJob(cmd.OutOrStdout(), cmd.ErrOrStderr(), job, asJSON)
+		},
+	}
+	f := cmd.Flags()
+	f.StringArrayVar((*[]string)(&j.GPUs), "gpu", nil, "the GPU (repeat to compare): "+gpuArgHelp)
+	f.StringVar(&j.Entry, "entry", "", "the entry point (default: the module's only one)")
+	f.StringArrayVarP(&j.Defines, "define", "D", nil, "preprocessor definition `NAME[=VALUE]` for .cl/.comp sources")
+	f.StringArrayVarP(&j.Includes, "include", "I", nil, "#include search `DIR` for sources")
+	f.StringVar(&global, "global", "", "global size `X[,Y[,Z]]` in work-items")
+	f.StringVar(&local, "local", "", "work-group size `X[,Y[,Z]]` (default: the kernel's, else chosen)")
+	f.StringVar(&offset, "offset", "", "global offset `X[,Y[,Z]]`")
+	f.StringArrayVar(&j.Args, "arg", nil, "a kernel argument `SPEC` (repeat, in order)")
+	f.StringArrayVar(&dumps, "dump", nil, "write argument N's final contents, raw, to FILE: `N=FILE`")
+	f.StringArrayVar(&prints, "print", nil, "print the first COUNT elements of argument N: `N[:COUNT]`")
+	f.StringArrayVar(&specs, "spec", nil, "override a specialization constant: `ID=VALUE`")
+	f.BoolVar(&j.Functional, "functional", false, "compute results only, without the timing model")
+	f.Uint64Var(&j.MaxInstructions, "max-instructions", 0, "stop a kernel after this many warp instructions (default 4294967296)")
+	f.IntVar(&j.WarpWidth, "warp-width", 0, "override the warp width the GPU's occupancy rules choose")
+	f.BoolVar(&asJSON, "json", false, "print the result as JSON")
+	return cmd
+}
+
+// runResult is one GPU's run, as --json prints it.
+type runResult struct {
+	GPU                string           `json:"gpu"`
+	Kernel             string           `json:"kernel"`
+	Entry              string           `json:"entry"`
+	Mode               string           `json:"mode"`
+	Global             []int            `json:"global"`
+	Local              []int            `json:"local"`
+	WarpWidth          int              `json:"warp_width"`
+	RegistersPerThread int              `json:"registers_per_thread"`
+	Workgroups         uint64           `json:"workgroups"`
+	Warps              uint64           `json:"warps"`
+	ThreadInstructions uint64           `json:"thread_instructions"`
+	WarpInstructions   uint64           `json:"warp_instructions"`
+	HostSeconds        float64          `json:"host_seconds"`
+	Printed            map[int][]string `json:"printed,omitempty"`
+	Dumped             map[int]string   `json:"dumped,omitempty"`
+}
+
+func runJob(stdout, stderr io.Writer, j *Job, asJSON bool) error {
+	if len(j.GPUs) == 0 {
+		return badInputf("no GPU: give --gpu (or gpu: in the job file); `pocketgpu gpus` lists them")
+	}
+	if len(j.Global) == 0 {
+		return badInputf("no global size: give --global X[,Y[,Z]]")
+	}
+	dir := j.dir
+	if dir == "" {
+		dir = "."
+	}
+	spv, err := kernel.Load(j.Kernel, kernel.Options{Defines: j.Defines, IncludeDirs: j.Includes})
+	if err != nil {
+		return kernelLoadError(err)
+	}
+	specs := make([]kernel.Arg, len(j.Args))
+	for i, s := range j.Args {
+		if specs[i], err = kernel.ParseArg(s); err != nil {
+			return badInputf("argument %d: %v", i, err)
+		}
+	}
+	type printReq struct{ arg, count int }
+	var prints []printReq
+	for _, p := range j.Print {
+		a, c, err := parsePrint(p)
+		if err != nil {
+			return err
+		}
+		if a >= len(specs) {
+			return badInputf("--print %s: there are %d arguments", p, len(specs))
+		}
+		prints = append(prints, printReq{a, c})
+	}
+	for n := range j.Dump {
+		if n >= len(specs) {
+			return badInputf("--dump %d: there are %d arguments", n, len(specs))
+		}
+	}
+	var results []runResult
+	for _, name := range j.GPUs {
+		g, err := resolveGPU(name)
+		if err != nil {
+			return err
+		}
+		res, err := runOnGPU(g, spv, j, specs, dir)
+		if err != nil {
+			return err
+		}
+		for _, p := range prints {
+			b := res.bound.Buffers[p.arg]
+			if b == nil {
+				return badInputf("--print %d: argument %d (%s) has no contents to print", p.arg, p.arg, specs[p.arg].Spec)
+			}
+			n := min(p.count, specs[p.arg].Count)
+			if res.Printed == nil {
+				res.Printed = map[int][]string{}
+			}
+			res.Printed[p.arg] = kernel.FormatElements(b.Data, specs[p.arg].Elem, n)
+		}
+		for n, file := range j.Dump {
+			b := res.bound.Buffers[n]
+			if b == nil {
+				return badInputf("--dump %d: argument %d (%s) has no contents to write", n, n, specs[n].Spec)
+			}
+			if err := os.WriteFile(file, b.Data, 0o644); err != nil {
+				return fmt.Errorf("--dump %d: %w", n, err)
+			}
+			if res.Dumped == nil {
+				res.Dumped = map[int]string{}
+			}
+			res.Dumped[n] = file
+		}
+		results = append(results, res.runResult)
+	}
+	if asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if len(results) == 1 {
+			return enc.Encode(results[0])
+		}
+		return enc.Encode(map[string]any{"runs": results})
+	}
+	printRuns(stdout, results, specs)
+	return nil
+}
+
+type gpuRun struct {
+	runResult
+	bound *device.Bound
+}
+
+func runOnGPU(g *arch.GPU, spv []byte, j *Job, specs []kernel.Arg, dir string) (*gpuRun, error) {
+	dev := device.Open(g)
+	dev.Printf = os.Stdout
+	k, err := dev.Load(spv, j.Entry, ir.Options{Spec: j.Spec})
+	if err != nil {
+		return nil, runError(err)
+	}
+	data := make([][]byte, len(specs))
+	for i := range specs {
+		if data[i], err = specs[i].Materialize(dir); err != nil {
+			return nil, badInputf("argument %d: %v", i, err)
+		}
+	}
+	bound, err := dev.BindSpecs(k, specs, data)
+	if err != nil {
+		return nil, runError(err)
+	}
+	nd := device.NDRange{Dims: len(j.Global), Global: dims3(j.Global), Local: dims3(j.Local), Offset: dims3(j.Offset)}
+	res, err := dev.Dispatch(k, nd, bound.Args, device.Options{WarpWidth: j.WarpWidth, MaxWarpInsts: j.MaxInstructions})
+	if err != nil {
+		return nil, runError(err)
+	}
+	dims := len(j.Global)
+	gl := dims3(j.Global)
+	r := runResult{
+		GPU: g.ID, Kernel: j.Kernel, Entry: k.Name, Mode: "functional",
+		Global: gl[:dims], Local: res.Local[:dims], WarpWidth: res.WarpWidth, RegistersPerThread: k.Regs,
+		Workgroups: res.Stats.WorkGroups, Warps: res.Stats.Warps,
+		ThreadInstructions: res.Stats.ThreadInsts, WarpInstructions: res.Stats.WarpInsts, HostSeconds: res.Seconds,
+	}
+	return &gpuRun{runResult: r, bound: bound}, nil
+}
+
+// runError classifies a failure: the kernel's or the user's (exit 2) or the
+// simulator's (exit 1).
+func runError(err error) error {
+	if device.IsUserError(err) {
+		return badInput(err)
+	}
+	return err
+}
+
+// kernelLoadError classifies a compile failure: diagnostics and unreadable
+// files are the user's to fix; a missing or crashing compiler is not.
+func kernelLoadError(err error) error {
+	var missing *kernel.ToolMissingError
+	var crash *kernel.ToolCrashError
+	if errors.As(err, &missing) || errors.As(err, &crash) {
+		return err
+	}
+	return badInput(err)
+}
+
+func printRuns(w io.Writer, runs []runResult, specs []kernel.Arg) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "\t")
+	for _, r := range runs {
+		fmt.Fprintf(tw, "%s\t", r.GPU)
+	}
+	fmt.Fprintln(tw)
+	row := func(name string, f func(r runResult) string) {
+		fmt.Fprintf(tw, "%s\t", name)
+		for _, r := range runs {
+			fmt.Fprintf(tw, "%s\t", f(r))
+		}
+		fmt.Fprintln(tw)
+	}
+	row("kernel", func(r runResult) string { return r.Entry })
+	row("mode", func(r runResult) string { return r.Mode })
+	row("global", func(r runResult) string { return sizeString(dims3(r.Global), len(r.Global)) })
+	row("local", func(r runResult) string { return sizeString(dims3(r.Local), len(r.Local)) })
+	row("warp width", func(r runResult) string { return fmt.Sprint(r.WarpWidth) })
+	row("registers/thread (est.)", func(r runResult) string { return fmt.Sprint(r.RegistersPerThread) })
+	row("work-groups", func(r runResult) string { return fmt.Sprint(r.Workgroups) })
+	row("warps", func(r runResult) string { return fmt.Sprint(r.Warps) })
+	row("warp instructions", func(r runResult) string { return fmt.Sprint(r.WarpInstructions) })
+	row("thread instructions", func(r runResult) string { return fmt.Sprint(r.ThreadInstructions) })
+	row("host seconds", func(r runResult) string { return fmt.Sprintf("%.3f", r.HostSeconds) })
+	tw.Flush()
+	for _, r := range runs {
+		keys := make([]int, 0, len(r.Printed))
+		for a := range r.Printed {
+			keys = append(keys, a)
+		}
+		sort.Ints(keys)
+		for _, a := range keys {
+			vals := r.Printed[a]
+			prefix := ""
+			if len(runs) > 1 {
+				prefix = r.GPU + " "
+			}
+			fmt.Fprintf(w, "%sarg %d (%s): %s\n", prefix, a, specs[a].Spec, strings.Join(vals, " "))
+		}
+	}
+}
