@@ -171,7 +171,13 @@ func (w *Warp) forActive(f func(l int)) {
 
 // Step runs the warp's next block with its active lanes and follows the
 // terminator. It returns Running, AtBarrier, Done or Faulted.
-func (w *Warp) Step() Status {
+func (w *Warp) Step() (st Status) {
+	defer func() {
+		if r := recover(); r != nil {
+			w.fail(fmt.Errorf("internal error in the executor (please report it with the kernel): %v", r), nil)
+			w.status, st = Faulted, Faulted
+		}
+	}()
 	var top *entry
 	var m Mask
 	for {
@@ -269,7 +275,11 @@ func (w *Warp) terminate(top *entry, b *ir.Block, m Mask) Status {
 		return Faulted
 	case ir.TermBarrier:
 		if m != w.alive {
-			w.fail(fmt.Errorf("barrier reached by only some work-items of a warp (divergent control flow around a barrier)"), &w.prog.Sites[b.Term.Site])
+			l := 0
+			for missing := w.alive.AndNot(m); !missing.Has(l); l++ {
+			}
+			g := w.globalID(l)
+			w.fail(fmt.Errorf("barrier reached by only some work-items: work-item (%d,%d,%d) is on another path (divergent control flow around a barrier)", g[0], g[1], g[2]), &w.prog.Sites[b.Term.Site])
 			return Faulted
 		}
 		w.take(top, &b.Succs[0], m)

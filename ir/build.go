@@ -28,6 +28,12 @@ func (e *Error) Error() string {
 	return "spirv: " + e.Msg
 }
 
+// Limits on one work-item's state, far above what real kernels use.
+const (
+	MaxPrivateBytes = 1 << 20
+	MaxSlots        = 1 << 20
+)
+
 // Options tune Build.
 type Options struct {
 	// Spec overrides specialisation constants by SpecId, as text read by
@@ -61,6 +67,13 @@ var supportedCaps = map[spirv.Capability]bool{
 
 // Build lowers the entry point called entry ("" picks the only one) of m.
 func Build(m *spirv.Module, entry string, opt Options) (p *Program, err error) {
+	defer func() {
+		// A module spirv-val would reject can still reach an unchecked
+		// corner; report it as an error, never a crash.
+		if r := recover(); r != nil {
+			p, err = nil, &Error{Msg: fmt.Sprintf("internal error lowering the module (please report it with the module): %v", r)}
+		}
+	}()
 	b := &builder{
 		m:       m,
 		opt:     opt,
@@ -98,6 +111,12 @@ func Build(m *spirv.Module, entry string, opt Options) (p *Program, err error) {
 	}
 	if err := b.finish(); err != nil {
 		return nil, err
+	}
+	if b.p.PrivateBytes > MaxPrivateBytes {
+		return nil, &Error{Msg: fmt.Sprintf("each work-item needs %d bytes of private memory; pocketgpu allows %d", b.p.PrivateBytes, MaxPrivateBytes)}
+	}
+	if b.p.Regs > MaxSlots {
+		return nil, &Error{Msg: fmt.Sprintf("the kernel needs %d value slots per work-item; pocketgpu allows %d", b.p.Regs, MaxSlots)}
 	}
 	return b.p, nil
 }
@@ -518,6 +537,9 @@ func (b *builder) globalVariable(inst *spirv.Inst) error {
 			b.p.ConstDataSlot = b.alloc(1)
 		}
 		off := alignUp(len(b.p.ConstData), max(t.Align, 4))
+		if off+t.Size > maxTypeBytes {
+			return b.errf(inst, "program-scope constant data over %d bytes", maxTypeBytes)
+		}
 		data := make([]byte, off+t.Size)
 		copy(data, b.p.ConstData)
 		if init != nil {
@@ -543,7 +565,7 @@ func (b *builder) globalVariable(inst *spirv.Inst) error {
 func (b *builder) privateVar(t *Type, init *value) int {
 	off := alignUp(b.p.PrivateBytes, max(t.Align, 4))
 	b.p.PrivateBytes = off + t.Size
-	if init != nil {
+	if init != nil && b.p.PrivateBytes <= MaxPrivateBytes {
 		if len(b.p.PrivateInit) < b.p.PrivateBytes {
 			grown := make([]byte, b.p.PrivateBytes)
 			copy(grown, b.p.PrivateInit)

@@ -20,6 +20,11 @@ func (f *fn) extInst(inst *spirv.Inst) error {
 		case spirv.GLSLStd450InterpolateAtCentroid, spirv.GLSLStd450InterpolateAtSample, spirv.GLSLStd450InterpolateAtOffset:
 			return f.unsupported(inst, "GLSL.std.450 "+spirv.GLSLStd450(ops[1]).String())
 		}
+		if m, ok := glslOps[spirv.GLSLStd450(ops[1])]; ok {
+			if done, err := f.directExt(inst, m, ops[2:]); done || err != nil {
+				return err
+			}
+		}
 		return f.genericExt(inst, ExtGLSL, ops[1], spirv.GLSLStd450(ops[1]).String(), ops[2:])
 	}
 	if f.b.isDebugSet(ops[0]) {
@@ -235,7 +240,85 @@ func (f *fn) openCLExt(inst *spirv.Inst, op spirv.OpenCLStd, args []uint32) erro
 	case spirv.OpenCLStdPrefetch:
 		return nil
 	}
+	if m, ok := openCLOps[op]; ok {
+		if done, err := f.directExt(inst, m, args); done || err != nil {
+			return err
+		}
+	}
 	return f.genericExt(inst, ExtOpenCL, uint32(op), openCLName(op), args)
+}
+
+// directOp names a generated operation that implements an extended
+// instruction exactly: the operation's name without its type tag and the
+// signedness its operands are read with.
+type directOp struct {
+	name string
+	sign byte
+}
+
+var openCLOps = map[spirv.OpenCLStd]directOp{
+	spirv.OpenCLStdMad: {"Mad", 'F'}, spirv.OpenCLStdFma: {"Fma", 'F'}, spirv.OpenCLStdFabs: {"FAbs", 'F'},
+	spirv.OpenCLStdFmin: {"FMin", 'F'}, spirv.OpenCLStdFmax: {"FMax", 'F'}, spirv.OpenCLStdSqrt: {"Sqrt", 'F'},
+	spirv.OpenCLStdRsqrt: {"Rsqrt", 'F'}, spirv.OpenCLStdNativeRsqrt: {"Rsqrt", 'F'}, spirv.OpenCLStdHalfRsqrt: {"Rsqrt", 'F'},
+	spirv.OpenCLStdNativeSqrt: {"Sqrt", 'F'}, spirv.OpenCLStdHalfSqrt: {"Sqrt", 'F'},
+	spirv.OpenCLStdNativeRecip: {"Recip", 'F'}, spirv.OpenCLStdHalfRecip: {"Recip", 'F'},
+	spirv.OpenCLStdFloor: {"Floor", 'F'}, spirv.OpenCLStdCeil: {"Ceil", 'F'}, spirv.OpenCLStdTrunc: {"Trunc", 'F'},
+	spirv.OpenCLStdRint: {"Rint", 'F'}, spirv.OpenCLStdFclamp: {"FClamp", 'F'}, spirv.OpenCLStdMix: {"FMix", 'F'},
+	spirv.OpenCLStdSMin: {"SMin", 'S'}, spirv.OpenCLStdSMax: {"SMax", 'S'}, spirv.OpenCLStdUMin: {"UMin", 'U'},
+	spirv.OpenCLStdUMax: {"UMax", 'U'}, spirv.OpenCLStdSClamp: {"SClamp", 'S'}, spirv.OpenCLStdUClamp: {"UClamp", 'U'},
+	spirv.OpenCLStdUMad24: {"UMad24", 'U'}, spirv.OpenCLStdSMad24: {"SMad24", 'S'}, spirv.OpenCLStdUMul24: {"UMul24", 'U'},
+	spirv.OpenCLStdSMul24: {"SMul24", 'S'}, spirv.OpenCLStdUMulHi: {"UMulHi", 'U'}, spirv.OpenCLStdSMulHi: {"SMulHi", 'S'},
+	spirv.OpenCLStdRotate: {"Rotate", 'U'}, spirv.OpenCLStdClz: {"Clz", 'U'}, spirv.OpenCLStdCtz: {"Ctz", 'U'},
+	spirv.OpenCLStdPopcount: {"BitCount", 'U'}, spirv.OpenCLStdSAbs: {"SAbs", 'S'},
+}
+
+var glslOps = map[spirv.GLSLStd450]directOp{
+	spirv.GLSLStd450FAbs: {"FAbs", 'F'}, spirv.GLSLStd450Sqrt: {"Sqrt", 'F'}, spirv.GLSLStd450InverseSqrt: {"Rsqrt", 'F'},
+	spirv.GLSLStd450Floor: {"Floor", 'F'}, spirv.GLSLStd450Ceil: {"Ceil", 'F'}, spirv.GLSLStd450Trunc: {"Trunc", 'F'},
+	spirv.GLSLStd450RoundEven: {"Rint", 'F'}, spirv.GLSLStd450Fma: {"Fma", 'F'},
+	spirv.GLSLStd450SMin: {"SMin", 'S'}, spirv.GLSLStd450SMax: {"SMax", 'S'}, spirv.GLSLStd450UMin: {"UMin", 'U'},
+	spirv.GLSLStd450UMax: {"UMax", 'U'}, spirv.GLSLStd450SClamp: {"SClamp", 'S'}, spirv.GLSLStd450UClamp: {"UClamp", 'U'},
+	spirv.GLSLStd450SAbs: {"SAbs", 'S'},
+}
+
+// directExt emits a generated operation for an extended instruction when
+// one exists for its types; scalar operands of a vector call (clamp(v, lo,
+// hi), mix(a, b, t)) are widened first. done is false when there is no such
+// operation and the generic routine must be used.
+func (f *fn) directExt(inst *spirv.Inst, m directOp, args []uint32) (done bool, err error) {
+	out := f.out(inst)
+	if out == nil || len(args) == 0 || len(args) > 3 {
+		return false, nil
+	}
+	vs := make([]*value, len(args))
+	for i, id := range args {
+		if vs[i], err = f.get(id); err != nil {
+			return false, err
+		}
+		if vs[i].t.Kind == KindPointer {
+			return false, nil
+		}
+	}
+	op, ok := aluOps[m.name+tagOf(m.sign, vs[0].t)]
+	if !ok || vs[0].t.Slots != out.t.Slots {
+		return false, nil
+	}
+	n := out.t.Slots
+	srcs := [3]int32{-1, -1, -1}
+	for i, v := range vs {
+		srcs[i] = v.slot
+		if v.t.Slots == n {
+			continue
+		}
+		if v.t.Slots != 1 {
+			return false, nil
+		}
+		wide := f.tmp(n)
+		f.emit(Inst{Op: OpBroadcast, N: uint16(n), Dst: wide, Src: [3]int32{v.slot, -1, -1}, Site: f.site(inst)})
+		srcs[i] = wide
+	}
+	f.emit(Inst{Op: op, N: uint16(n), Dst: out.slot, Src: srcs, Site: f.site(inst)})
+	return true, nil
 }
 
 func openCLName(op spirv.OpenCLStd) string {

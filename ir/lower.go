@@ -758,6 +758,9 @@ func (f *fn) matrix(inst *spirv.Inst) error {
 			return err
 		}
 		m := vs[0]
+		if m.t.Kind != KindMatrix || out.t.Kind != KindMatrix {
+			return f.b.errf(inst, "OpTranspose needs a matrix")
+		}
 		rows, cols := m.t.Elem.Len, m.t.Len
 		for c := 0; c < cols; c++ {
 			for r := 0; r < rows; r++ {

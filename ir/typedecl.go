@@ -185,10 +185,18 @@ func (b *builder) typeDecl(inst *spirv.Inst) error {
 	case spirv.OpTypeOpaque:
 		t.Kind = KindOpaque
 	}
+	if t.Size > maxTypeBytes || t.Size < 0 {
+		return b.errf(inst, "type %s is larger than %d bytes", t, maxTypeBytes)
+	}
 	b.types[inst.Result] = t
 	b.resolvePointees()
 	return nil
 }
+
+// maxTypeBytes bounds a type's size: a kernel's arrays live in buffers,
+// not in one value, and a bound keeps a hostile module from making the
+// simulator allocate gigabytes.
+const maxTypeBytes = 1 << 30
 
 type pendingPtr struct {
 	t  *Type

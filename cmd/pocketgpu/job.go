@@ -31,6 +31,8 @@ type Job struct {
 
 	// dir resolves relative paths in a job file.
 	dir string
+	// quiet drops kernels' printf output (JSON output stays parseable).
+	quiet bool
 }
 
 // stringList accepts one string or a list.

@@ -110,6 +110,7 @@ A job file holds the same fields as YAML (see docs/run.md).`,
 				}
 				job.Spec[id] = v
 			}
+			job.quiet = asJSON
 			return runJob(cmd.OutOrStdout(), cmd.ErrOrStderr(), job, asJSON)
 		},
 	}
@@ -195,7 +196,7 @@ func runJob(stdout, stderr io.Writer, j *Job, asJSON bool) error {
 		if err != nil {
 			return err
 		}
-		res, err := runOnGPU(g, spv, j, specs, dir)
+		res, err := runOnGPU(stdout, g, spv, j, specs, dir)
 		if err != nil {
 			return err
 		}
@@ -242,9 +243,11 @@ type gpuRun struct {
 	bound *device.Bound
 }
 
-func runOnGPU(g *arch.GPU, spv []byte, j *Job, specs []kernel.Arg, dir string) (*gpuRun, error) {
+func runOnGPU(stdout io.Writer, g *arch.GPU, spv []byte, j *Job, specs []kernel.Arg, dir string) (*gpuRun, error) {
 	dev := device.Open(g)
-	dev.Printf = os.Stdout
+	if !j.quiet {
+		dev.Printf = stdout
+	}
 	k, err := dev.Load(spv, j.Entry, ir.Options{Spec: j.Spec})
 	if err != nil {
 		return nil, runError(err)
