@@ -162,13 +162,20 @@ type WorkGroup struct {
 	Index int
 	Local []byte
 	Warps []*Warp
+	size  int // work-items it holds
 }
 
 // NewWorkGroup creates work-group i (in linear order, x fastest).
-func (d *Dispatch) NewWorkGroup(i int) *WorkGroup {
+func (d *Dispatch) NewWorkGroup(i int) *WorkGroup { return d.NewPartialWorkGroup(i, d.wgSize) }
+
+// NewPartialWorkGroup creates work-group i holding only its first n
+// work-items (1 to the work-group size): a graphics batch that does not
+// fill its warp (the remaining lanes do not exist, as in hardware).
+func (d *Dispatch) NewPartialWorkGroup(i, n int) *WorkGroup {
 	g := d.groups
-	wg := &WorkGroup{ID: [3]int{i % g[0], i / g[0] % g[1], i / (g[0] * g[1])}, Index: i, Local: make([]byte, d.localBytes)}
-	for k := 0; k < d.WarpsPerGroup(); k++ {
+	n = min(max(n, 1), d.wgSize)
+	wg := &WorkGroup{ID: [3]int{i % g[0], i / g[0] % g[1], i / (g[0] * g[1])}, Index: i, Local: make([]byte, d.localBytes), size: n}
+	for k := 0; k < (n+d.Width-1)/d.Width; k++ {
 		w := d.newWarp()
 		w.reset(wg, k)
 		wg.Warps = append(wg.Warps, w)
@@ -222,7 +229,7 @@ func (w *Warp) reset(wg *WorkGroup, index int) {
 	d := w.d
 	w.wg, w.index = wg, index
 	w.firstLocal = index * w.width
-	n := min(w.width, d.wgSize-w.firstLocal)
+	n := min(w.width, wg.size-w.firstLocal)
 	w.start = firstLanes(n)
 	w.alive = w.start
 	w.Killed = Mask{}
