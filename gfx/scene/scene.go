@@ -1,0 +1,223 @@
+// Package scene is what pocketgpu renders: triangle meshes with
+// materials and RGBA8 textures, instances placing them in the world, a
+// camera and a light. Scenes come from glTF 2.0 files (package gltf) or
+// from the built-in procedural scenes here.
+package scene
+
+import (
+	"fmt"
+	"math"
+)
+
+// Filter is a texture filter.
+type Filter uint8
+
+const (
+	Linear Filter = iota
+	Nearest
+)
+
+// Wrap is a texture addressing mode (applied to both coordinates: the
+// executor's samplers have one mode).
+type Wrap uint8
+
+const (
+	Repeat Wrap = iota
+	ClampToEdge
+	MirroredRepeat
+)
+
+// Sampler is how a material samples its texture.
+type Sampler struct {
+	Filter Filter
+	Wrap   Wrap
+}
+
+// Texture is an RGBA8 image, rows top to bottom, not premultiplied.
+type Texture struct {
+	Name          string
+	Width, Height int
+	Pixels        []byte
+}
+
+// AlphaMode is how a material's alpha is used (glTF alphaMode).
+type AlphaMode uint8
+
+const (
+	Opaque AlphaMode = iota
+	Mask             // alpha-tested: fragments below the cutoff are discarded
+	Blend            // alpha-blended over what is behind
+)
+
+func (m AlphaMode) String() string { return [...]string{"OPAQUE", "MASK", "BLEND"}[m] }
+
+// Material is a mesh's surface.
+type Material struct {
+	Name        string
+	BaseColor   [4]float64
+	Texture     int // index into Scene.Textures, -1 for none (white)
+	Sampler     Sampler
+	Alpha       AlphaMode
+	AlphaCutoff float64
+	DoubleSided bool // no back-face culling
+	Unlit       bool // lighting weight 0
+}
+
+// Mesh is an indexed triangle list; per-vertex attributes other than
+// positions may be absent (nil).
+type Mesh struct {
+	Name      string
+	Positions [][3]float32
+	Normals   [][3]float32
+	TexCoords [][2]float32
+	Colors    [][4]float32
+	Indices   []uint32
+	Material  int
+}
+
+// Triangles is the number of triangles of the mesh.
+func (m *Mesh) Triangles() int { return len(m.Indices) / 3 }
+
+// Instance draws a mesh with a model transform.
+type Instance struct {
+	Mesh      int
+	Transform Mat4
+}
+
+// Camera is a perspective or orthographic camera.
+type Camera struct {
+	Ortho bool
+	// Perspective: eye, target, up, vertical field of view (radians) and
+	// depth range.
+	Eye, Target, Up Vec3
+	FovY, Near, Far float64
+	// Ortho: the view-space box shown; Ortho cameras ignore the orbit.
+	Left, Right, Bottom, Top float64
+}
+
+// Scene is everything one frame draws. Instances are drawn in order.
+type Scene struct {
+	Name      string
+	Meshes    []Mesh
+	Materials []Material
+	Textures  []Texture
+	Instances []Instance
+	Camera    Camera
+	// Light is the direction towards the light, world space.
+	Light Vec3
+	// Animate, when set, gives the instances of frame i (a scene whose
+	// content changes between frames); otherwise Instances are used.
+	Animate func(frame int) []Instance
+}
+
+// Frame returns the instances of frame i.
+func (s *Scene) Frame(i int) []Instance {
+	if s.Animate != nil {
+		return s.Animate(i)
+	}
+	return s.Instances
+}
+
+// ViewProj is the view-projection of frame i for an aspect ratio
+// (width/height): the camera orbits its target about Up by orbitDeg
+// degrees per frame.
+func (s *Scene) ViewProj(frame int, aspect, orbitDeg float64) Mat4 {
+	c := s.Camera
+	if c.Ortho {
+		return Ortho(c.Left, c.Right, c.Bottom, c.Top, c.Near, c.Far)
+	}
+	rot := RotateY(float64(frame) * orbitDeg * math.Pi / 180)
+	up := c.Up
+	if up.Len() == 0 {
+		up = Vec3{0, 1, 0}
+	}
+	eye := c.Target.Add(rot.Point(c.Eye.Sub(c.Target)))
+	return Perspective(c.FovY, aspect, c.Near, c.Far).Mul(LookAt(eye, c.Target, up))
+}
+
+// Triangles counts the triangles frame 0 draws.
+func (s *Scene) Triangles() int {
+	n := 0
+	for _, in := range s.Frame(0) {
+		n += s.Meshes[in.Mesh].Triangles()
+	}
+	return n
+}
+
+// Validate checks that every reference in the scene resolves, so that the
+// renderer can index without checks.
+func (s *Scene) Validate() error {
+	for i := range s.Textures {
+		t := &s.Textures[i]
+		if t.Width < 1 || t.Height < 1 || len(t.Pixels) != t.Width*t.Height*4 {
+			return fmt.Errorf("texture %d (%s): %dx%d with %d bytes of RGBA8", i, t.Name, t.Width, t.Height, len(t.Pixels))
+		}
+	}
+	for i := range s.Materials {
+		m := &s.Materials[i]
+		if m.Texture < -1 || m.Texture >= len(s.Textures) {
+			return fmt.Errorf("material %d (%s): texture %d does not exist (%d textures)", i, m.Name, m.Texture, len(s.Textures))
+		}
+	}
+	for i := range s.Meshes {
+		m := &s.Meshes[i]
+		n := len(m.Positions)
+		if m.Material < 0 || m.Material >= len(s.Materials) {
+			return fmt.Errorf("mesh %d (%s): material %d does not exist (%d materials)", i, m.Name, m.Material, len(s.Materials))
+		}
+		if (m.Normals != nil && len(m.Normals) != n) || (m.TexCoords != nil && len(m.TexCoords) != n) || (m.Colors != nil && len(m.Colors) != n) {
+			return fmt.Errorf("mesh %d (%s): attributes of different lengths (%d positions)", i, m.Name, n)
+		}
+		if len(m.Indices)%3 != 0 {
+			return fmt.Errorf("mesh %d (%s): %d indices is not a whole number of triangles", i, m.Name, len(m.Indices))
+		}
+		for k, ix := range m.Indices {
+			if int(ix) >= n {
+				return fmt.Errorf("mesh %d (%s): index %d at position %d is past its %d vertices", i, m.Name, ix, k, n)
+			}
+		}
+	}
+	check := func(ins []Instance, frame int) error {
+		for k, in := range ins {
+			if in.Mesh < 0 || in.Mesh >= len(s.Meshes) {
+				return fmt.Errorf("frame %d, instance %d: mesh %d does not exist (%d meshes)", frame, k, in.Mesh, len(s.Meshes))
+			}
+		}
+		return nil
+	}
+	return check(s.Frame(0), 0)
+}
+
+// Bounds is the world-space box of frame 0's geometry.
+func (s *Scene) Bounds() (lo, hi Vec3, ok bool) {
+	lo = Vec3{math.Inf(1), math.Inf(1), math.Inf(1)}
+	hi = Vec3{math.Inf(-1), math.Inf(-1), math.Inf(-1)}
+	for _, in := range s.Frame(0) {
+		for _, p := range s.Meshes[in.Mesh].Positions {
+			w := in.Transform.Point(Vec3{float64(p[0]), float64(p[1]), float64(p[2])})
+			for k := 0; k < 3; k++ {
+				lo[k] = math.Min(lo[k], w[k])
+				hi[k] = math.Max(hi[k], w[k])
+			}
+			ok = true
+		}
+	}
+	return lo, hi, ok
+}
+
+// FitCamera points a perspective camera at the scene's bounds from the
+// front and slightly above, far enough to see all of it.
+func (s *Scene) FitCamera() {
+	lo, hi, ok := s.Bounds()
+	if !ok {
+		s.Camera = Camera{Eye: Vec3{0, 0, 3}, Up: Vec3{0, 1, 0}, FovY: math.Pi / 3, Near: 0.1, Far: 100}
+		return
+	}
+	centre := lo.Add(hi).Scale(0.5)
+	r := math.Max(hi.Sub(lo).Len()/2, 1e-6)
+	fov := math.Pi / 3
+	dist := r / math.Sin(fov/2) * 1.05
+	dir := Vec3{0, 0.35, 1}.Norm()
+	s.Camera = Camera{Eye: centre.Add(dir.Scale(dist)), Target: centre, Up: Vec3{0, 1, 0}, FovY: fov,
+		Near: math.Max(dist-r*1.5, dist*0.01), Far: dist + r*1.5}
+}
