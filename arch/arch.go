@@ -131,14 +131,17 @@ type OpCost struct {
 	Note          string   `yaml:"note" opt:"" doc:"remark"`
 }
 
-// L1 is a per-core first-level data cache.
+// L1 is a per-core first-level data cache. The timing model treats it as
+// write-back and write-allocate (a store fills no line from below; see
+// docs/timing.md).
 type L1 struct {
-	Kind          string  `yaml:"kind" enum:"load_store,mixed" doc:"load_store (Mali: global and local data) or mixed (Rogue: all transfers)"`
-	SizeKiB       int     `yaml:"size_kib" min:"1" max:"65536" unit:"KiB" doc:"capacity"`
-	LineBytes     int     `yaml:"line_bytes" min:"4" max:"4096" pow2:"" unit:"B" doc:"line size"`
-	Ways          int     `yaml:"ways" min:"1" max:"1024" unit:"ways" doc:"associativity"`
-	LatencyCycles int     `yaml:"latency_cycles" min:"1" max:"100000" unit:"cycles" doc:"load-to-use latency on a hit"`
-	BytesPerCycle float64 `yaml:"bytes_per_cycle" min:"0.001" max:"100000" unit:"B/cycle" doc:"bandwidth per core"`
+	Kind            string  `yaml:"kind" enum:"load_store,mixed" doc:"load_store (Mali: global and local data) or mixed (Rogue: all transfers)"`
+	SizeKiB         int     `yaml:"size_kib" min:"1" max:"65536" unit:"KiB" doc:"capacity"`
+	LineBytes       int     `yaml:"line_bytes" min:"4" max:"4096" pow2:"" unit:"B" doc:"line size"`
+	Ways            int     `yaml:"ways" min:"1" max:"1024" unit:"ways" doc:"associativity"`
+	LatencyCycles   int     `yaml:"latency_cycles" min:"1" max:"100000" unit:"cycles" doc:"load-to-use latency on a hit"`
+	BytesPerCycle   float64 `yaml:"bytes_per_cycle" min:"0.001" max:"100000" unit:"B/cycle" doc:"bandwidth per core"`
+	LookupsPerCycle float64 `yaml:"lookups_per_cycle" min:"0.001" max:"1024" unit:"lookups/cycle" doc:"tag lookups per cycle: a warp access touching N lines (Rogue: N transactions) holds the cache for at least N / lookups_per_cycle cycles"`
 }
 
 // TextureCache is the cache of one texture unit (per core, or per Rogue TPU).
@@ -164,6 +167,8 @@ type L2 struct {
 // SLC is a system-level cache shared with the rest of the SoC.
 type SLC struct {
 	SizeKiB      int     `yaml:"size_kib" min:"1" max:"1048576" unit:"KiB" doc:"capacity"`
+	LineBytes    int     `yaml:"line_bytes" min:"4" max:"4096" pow2:"" unit:"B" doc:"line size"`
+	Ways         int     `yaml:"ways" min:"1" max:"1024" unit:"ways" doc:"associativity"`
 	LatencyNS    float64 `yaml:"latency_ns" min:"0.001" max:"100000" unit:"ns" doc:"hit latency"`
 	BandwidthGBs float64 `yaml:"bandwidth_gbs" min:"0.001" max:"100000" unit:"GB/s" doc:"bandwidth available to the GPU"`
 }
@@ -173,13 +178,16 @@ type DRAM struct {
 	Type                 string  `yaml:"type" doc:"memory technology"`
 	BusBits              int     `yaml:"bus_bits" min:"8" max:"4096" unit:"bits" doc:"total data bus width"`
 	TransferMTs          float64 `yaml:"transfer_mts" min:"1" max:"100000" unit:"MT/s" doc:"transfers per second per pin"`
-	LatencyNS            float64 `yaml:"latency_ns" min:"0.001" max:"100000" unit:"ns" doc:"load latency from the GPU after an L2 (and SLC) miss"`
-	MeasuredBandwidthGBs float64 `yaml:"measured_bandwidth_gbs" opt:"" min:"0.001" max:"100000" unit:"GB/s" doc:"bandwidth measured from the GPU, where known"`
+	LatencyNS            float64 `yaml:"latency_ns" min:"0.001" max:"100000" unit:"ns" doc:"load-to-use latency seen by a core for data from DRAM (L2 and SLC missed)"`
+	Efficiency           float64 `yaml:"efficiency" min:"0.01" max:"1" unit:"fraction" doc:"share of the theoretical bandwidth (bus_bits / 8 × transfer_mts) the GPU's requests achieve; the timing model uses theoretical × efficiency"`
+	MeasuredBandwidthGBs float64 `yaml:"measured_bandwidth_gbs" opt:"" min:"0.001" max:"100000" unit:"GB/s" doc:"bandwidth measured from the GPU on the real part, for reference (efficiency carries it into the model)"`
 }
 
-// TLB is the GPU's address translation.
+// TLB is the GPU's address translation (one GPU-wide TLB, consulted by
+// requests that leave a core's first-level cache).
 type TLB struct {
 	Entries           int `yaml:"entries" min:"1" max:"1048576" unit:"entries" doc:"entries of the last-level GPU TLB"`
+	Ways              int `yaml:"ways" min:"1" max:"1048576" unit:"ways" doc:"associativity (entries for fully associative)"`
 	PageKiB           int `yaml:"page_kib" min:"1" max:"1048576" pow2:"" unit:"KiB" doc:"page size"`
 	MissLatencyCycles int `yaml:"miss_latency_cycles" min:"1" max:"1000000" unit:"cycles" doc:"extra latency of a miss (page walk)"`
 }
@@ -197,10 +205,11 @@ type LocalMemory struct {
 	InstanceKiB                int     `yaml:"instance_kib" opt:"" min:"1" max:"65536" unit:"KiB" doc:"on_chip: capacity of one instance"`
 	CoresPerInstance           int     `yaml:"cores_per_instance" opt:"" min:"1" max:"1024" unit:"cores" doc:"on_chip: cores sharing one instance"`
 	AllocGranuleBytes          int     `yaml:"alloc_granule_bytes" opt:"" min:"1" max:"65536" unit:"B" doc:"allocations round up to a multiple of this"`
-	Banks                      int     `yaml:"banks" opt:"" min:"1" max:"1024" unit:"banks" doc:"on_chip: banks"`
-	BankBytes                  int     `yaml:"bank_bytes" opt:"" min:"1" max:"1024" unit:"B" doc:"on_chip: width of one bank"`
-	BytesPerCycle              float64 `yaml:"bytes_per_cycle" min:"0.001" max:"100000" unit:"B/cycle" doc:"bandwidth per core (per instance when shared)"`
-	LatencyCycles              int     `yaml:"latency_cycles" min:"1" max:"100000" unit:"cycles" doc:"access latency"`
+	Banks                      int     `yaml:"banks" opt:"" min:"1" max:"1024" unit:"banks" doc:"on_chip: banks; each serves one bank_bytes-wide word per cycle to any lanes that want it (absent: bandwidth only, no conflicts)"`
+	BankBytes                  int     `yaml:"bank_bytes" opt:"" min:"1" max:"1024" pow2:"" unit:"B" doc:"on_chip: width of one bank"`
+	RowWriteCycles             int     `yaml:"row_write_cycles" opt:"" min:"1" max:"1024" unit:"cycles" doc:"on_chip with banks: cycles to write one full row (one word in every bank); default 1, as a read"`
+	BytesPerCycle              float64 `yaml:"bytes_per_cycle" opt:"" min:"0.001" max:"100000" unit:"B/cycle" doc:"on_chip: bandwidth of one instance (global: the l1 bandwidth applies)"`
+	LatencyCycles              int     `yaml:"latency_cycles" opt:"" min:"1" max:"100000" unit:"cycles" doc:"on_chip: access latency (global: the l1 and l2 latencies apply)"`
 	WorkgroupsWithLocalPerCore int     `yaml:"workgroups_with_local_per_core" opt:"" min:"1" max:"1024" unit:"work-groups" doc:"most work-groups with local memory resident on one core (absent: no such limit)"`
 }
 
@@ -211,11 +220,13 @@ type Atomics struct {
 	OpsPerClock        float64 `yaml:"ops_per_clock" min:"0.001" max:"100000" unit:"ops/cycle" doc:"GPU-wide throughput of 32-bit atomic adds"`
 }
 
-// HostCopy describes copies between host memory and GPU buffers.
+// HostCopy describes copies between host memory and GPU buffers. A copy
+// reads and writes DRAM, so it moves bytes at (achieved DRAM bandwidth / 2)
+// × the direction's factor.
 type HostCopy struct {
-	ToGPUGBs   float64 `yaml:"to_gpu_gbs" min:"0.001" max:"100000" unit:"GB/s" doc:"host-to-GPU copy bandwidth"`
-	FromGPUGBs float64 `yaml:"from_gpu_gbs" min:"0.001" max:"100000" unit:"GB/s" doc:"GPU-to-host copy bandwidth"`
-	ZeroCopy   bool    `yaml:"zero_copy" opt:"" doc:"host and GPU share buffers without copies (map/unmap is free)"`
+	ToGPUFactor   float64 `yaml:"to_gpu_factor" min:"0.0001" max:"1" unit:"fraction" doc:"host-to-GPU copy speed as a share of half the achieved DRAM bandwidth (1: the copy engine reads and writes DRAM as fast as the shader array)"`
+	FromGPUFactor float64 `yaml:"from_gpu_factor" min:"0.0001" max:"1" unit:"fraction" doc:"GPU-to-host copy speed as a share of half the achieved DRAM bandwidth"`
+	ZeroCopy      bool    `yaml:"zero_copy" opt:"" doc:"host and GPU share buffers without copies (map/unmap is free)"`
 }
 
 // Texture describes the texture units.

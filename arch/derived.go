@@ -102,6 +102,11 @@ type Derived struct {
 	FP16GOPS                  float64 `json:"fp16_gops"`
 	INT32GOPS                 float64 `json:"int32_gops"`
 	DRAMBandwidthGBs          float64 `json:"dram_bandwidth_gbs"`
+	DRAMAchievedGBs           float64 `json:"dram_achieved_gbs"`
+	DRAMBytesPerClock         float64 `json:"dram_bytes_per_clock"`
+	CopyToGPUGBs              float64 `json:"copy_to_gpu_gbs"`
+	CopyFromGPUGBs            float64 `json:"copy_from_gpu_gbs"`
+	TLBReachKiB               int     `json:"tlb_reach_kib"`
 	L2BytesPerClock           float64 `json:"l2_bytes_per_clock"`
 	L2BandwidthGBs            float64 `json:"l2_bandwidth_gbs"`
 	TextureUnits              int     `json:"texture_units"`
@@ -155,6 +160,11 @@ func (d Derived) Items() []DerivedItem {
 		{"fp16_gops", d.FP16GOPS, "Gops/s", "fp16_ops_per_clock × clock"},
 		{"int32_gops", d.INT32GOPS, "Gops/s", "int32_ops_per_clock × clock"},
 		{"dram_bandwidth_gbs", d.DRAMBandwidthGBs, "GB/s", "dram.bus_bits / 8 × dram.transfer_mts (theoretical)"},
+		{"dram_achieved_gbs", d.DRAMAchievedGBs, "GB/s", "dram_bandwidth_gbs × dram.efficiency (what the timing model uses)"},
+		{"dram_bytes_per_clock", d.DRAMBytesPerClock, "B/clk", "dram_achieved_gbs at the shader clock"},
+		{"copy_to_gpu_gbs", d.CopyToGPUGBs, "GB/s", "dram_achieved_gbs / 2 (a copy reads and writes DRAM) × host_copy.to_gpu_factor"},
+		{"copy_from_gpu_gbs", d.CopyFromGPUGBs, "GB/s", "dram_achieved_gbs / 2 × host_copy.from_gpu_factor"},
+		{"tlb_reach_kib", float64(d.TLBReachKiB), "KiB", "tlb.entries × tlb.page_kib: footprints beyond it miss the TLB"},
 		{"l2_bytes_per_clock", d.L2BytesPerClock, "B/clk", "l2.slices × l2.bytes_per_cycle"},
 		{"l2_bandwidth_gbs", d.L2BandwidthGBs, "GB/s", "l2_bytes_per_clock × clock"},
 		{"texture_units", float64(d.TextureUnits), "units", "cores / texture.cores_per_unit"},
@@ -215,7 +225,12 @@ func (g *GPU) Derived() Derived {
 	d.FP16GOPS = round6(d.FP16OpsPerClock * ghz)
 	d.INT32GOPS = round6(d.INT32OpsPerClock * ghz)
 
-	d.DRAMBandwidthGBs = round6(float64(g.DRAM.BusBits) / 8 * g.DRAM.TransferMTs / 1000)
+	d.DRAMBandwidthGBs = round6(g.DRAMTheoreticalGBs())
+	d.DRAMAchievedGBs = round6(g.DRAMAchievedGBs())
+	d.DRAMBytesPerClock = round6(g.GBsToBytesPerCycle(g.DRAMAchievedGBs()))
+	d.CopyToGPUGBs = round6(g.CopyGBs(true))
+	d.CopyFromGPUGBs = round6(g.CopyGBs(false))
+	d.TLBReachKiB = g.TLBReachKiB()
 	d.L2BytesPerClock = float64(g.L2.Slices) * g.L2.BytesPerCycle
 	d.L2BandwidthGBs = round6(d.L2BytesPerClock * ghz)
 	if g.Texture.CoresPerUnit > 0 {

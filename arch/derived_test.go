@@ -32,6 +32,12 @@ func TestDerivedFiguresFromTheSeeds(t *testing.T) {
 		{"mali-g52", "peak_fp32_gflops", 76.8, 1e-9},                 // 48 × 2 × 0.8
 		{"mali-g52", "tile_buffer_bytes_per_tile", 8192, 0},          // 16×16×256 bits: "at least 8 KB"
 		{"mali-g52", "texture_bytes_per_clock", 64, 0},               // 2 cores × 2 samples × 16 B
+		{"mali-g52", "dram_achieved_gbs", 4, 0.01},                   // seed 000: 2 GB/s copies = 4 GB/s of DRAM traffic
+		{"mali-g52", "copy_to_gpu_gbs", 2, 0.01},                     // seed 000: copies just above 2 GB/s
+		{"mali-g52", "copy_from_gpu_gbs", 2, 0.01},                   // both ways
+		{"mali-g52", "dram_bytes_per_clock", 5, 0.01},                // 4 GB/s at 800 MHz
+		{"adreno-640", "dram_achieved_gbs", 29.5, 0.05},              // seed 001: a touch below 30 GB/s
+		{"adreno-640", "tlb_reach_kib", 64 << 10, 0},                 // seed 001: latency skyrockets past 64 MB
 		{"adreno-640", "usptps", 6, 0},                               // seed 004
 		{"adreno-640", "sps", 2, 0},                                  // seed 004
 		{"adreno-640", "fp32_ops_per_clock", 768, 0},                 // 6 × 2 × 64
@@ -162,5 +168,38 @@ func TestOpsTablesComplete(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// The model uses theoretical × efficiency; where a preset also records the
+// measured figure, the two must agree.
+func TestMeasuredDRAMMatchesEfficiency(t *testing.T) {
+	for _, g := range Presets() {
+		if m := g.DRAM.MeasuredBandwidthGBs; m > 0 {
+			if got := g.DRAMAchievedGBs(); math.Abs(got-m)/m > 0.01 {
+				t.Errorf("%s: theoretical %.2f × efficiency %.3f = %.2f GB/s, but measured_bandwidth_gbs is %.2f", g.ID, g.DRAMTheoreticalGBs(), g.DRAM.Efficiency, got, m)
+			}
+		}
+	}
+}
+
+// Seed 000 §L2 Cache and System Level: Adreno 615 copies to the GPU faster
+// than Mali-G52, and copies back "agonizingly slow".
+func TestCopyDirections(t *testing.T) {
+	g52, a615 := mustLookup(t, "mali-g52"), mustLookup(t, "adreno-615")
+	if a615.CopyGBs(true) <= g52.CopyGBs(true) {
+		t.Errorf("adreno-615 to-GPU copy %.2f GB/s is not faster than mali-g52's %.2f", a615.CopyGBs(true), g52.CopyGBs(true))
+	}
+	if a615.CopyGBs(false) >= a615.CopyGBs(true)/2 {
+		t.Errorf("adreno-615 from-GPU copy %.2f GB/s is not far below its to-GPU %.2f", a615.CopyGBs(false), a615.CopyGBs(true))
+	}
+	if a615.CopyGBs(false) >= g52.CopyGBs(false) {
+		t.Errorf("mali-g52 GPU-to-host copies (%.2f GB/s) should beat adreno-615's (%.2f)", g52.CopyGBs(false), a615.CopyGBs(false))
+	}
+	// Halving the DRAM transfer rate halves the copy bandwidth.
+	g := mustLookup(t, "mali-g52")
+	g.DRAM.TransferMTs /= 2
+	if got := g.CopyGBs(true); math.Abs(got-g52.CopyGBs(true)/2) > 1e-9 {
+		t.Errorf("half-rate DRAM copy %.3f GB/s, want %.3f", got, g52.CopyGBs(true)/2)
 	}
 }

@@ -245,6 +245,17 @@ func (g *GPU) validateConsistency() error {
 	if err := g.checkCache("l2", g.L2.SizeKiB, g.L2.LineBytes, g.L2.Ways, g.L2.Slices); err != nil {
 		return err
 	}
+	if g.SLC != nil {
+		if err := g.checkCache("slc", g.SLC.SizeKiB, g.SLC.LineBytes, g.SLC.Ways, 1); err != nil {
+			return err
+		}
+	}
+	if g.TLB.Entries%g.TLB.Ways != 0 {
+		return g.errAt([]string{"tlb.ways", "tlb.entries"}, "%d entries cannot be split into sets of %d ways (entries must be a multiple of ways)", g.TLB.Entries, g.TLB.Ways)
+	}
+	if err := g.checkLatencyOrder(); err != nil {
+		return err
+	}
 
 	// Local memory.
 	lm := g.LocalMemory
@@ -262,13 +273,55 @@ func (g *GPU) validateConsistency() error {
 		if lm.MaxPerWorkgroupKiB > lm.InstanceKiB {
 			return g.errAt([]string{"local_memory.max_per_workgroup_kib", "local_memory.instance_kib"}, "%d KiB is more than one instance holds (instance_kib %d)", lm.MaxPerWorkgroupKiB, lm.InstanceKiB)
 		}
+		if lm.BytesPerCycle == 0 {
+			return g.at("local_memory.bytes_per_cycle", "missing; on_chip local memory needs the bandwidth of one instance in B/cycle")
+		}
+		if lm.LatencyCycles == 0 {
+			return g.at("local_memory.latency_cycles", "missing; on_chip local memory needs its access latency in cycles")
+		}
+		if (lm.Banks == 0) != (lm.BankBytes == 0) {
+			return g.errAt([]string{"local_memory.banks", "local_memory.bank_bytes"}, "give both banks and bank_bytes (banked local memory) or neither (bandwidth only)")
+		}
+		if lm.RowWriteCycles != 0 && lm.Banks == 0 {
+			return g.errAt([]string{"local_memory.row_write_cycles", "local_memory.banks"}, "row_write_cycles needs banked local memory; set banks and bank_bytes or remove it")
+		}
+		if r := g.Rogue; g.Family == Rogue && r != nil && lm.Banks != 0 && (lm.Banks != r.CommonStoreBanks || lm.BankBytes*8 != r.CommonStoreBankBits) {
+			return g.errAt([]string{"local_memory.banks", "local_memory.bank_bytes", "rogue.common_store_banks", "rogue.common_store_bank_bits"},
+				"local memory is the common store on rogue: %d banks × %d B must match rogue.common_store_banks %d × common_store_bank_bits %d / 8", lm.Banks, lm.BankBytes, r.CommonStoreBanks, r.CommonStoreBankBits)
+		}
 	case LocalGlobal:
 		if lm.InstanceKiB != 0 || lm.CoresPerInstance != 0 {
 			return g.errAt([]string{"local_memory.instance_kib", "local_memory.cores_per_instance", "local_memory.kind"}, "global local memory (system RAM through the load/store cache) has no on-chip instances; remove instance_kib and cores_per_instance")
 		}
+		if lm.Banks != 0 || lm.BankBytes != 0 || lm.RowWriteCycles != 0 || lm.BytesPerCycle != 0 || lm.LatencyCycles != 0 {
+			return g.errAt([]string{"local_memory.bytes_per_cycle", "local_memory.latency_cycles", "local_memory.banks", "local_memory.bank_bytes", "local_memory.row_write_cycles", "local_memory.kind"},
+				"global local memory is ordinary memory through the load/store cache, so the l1 and l2 bandwidths and latencies apply; remove bytes_per_cycle, latency_cycles, banks, bank_bytes and row_write_cycles (set them to null in a user file)")
+		}
 	}
 	if g.Cores%g.Texture.CoresPerUnit != 0 {
 		return g.errAt([]string{"texture.cores_per_unit", "cores"}, "%d cores cannot be split into groups of %d sharing a texture unit", g.Cores, g.Texture.CoresPerUnit)
+	}
+	return nil
+}
+
+// checkLatencyOrder refuses a hierarchy whose deeper levels answer sooner
+// than the levels in front of them (SLC and DRAM latencies are in ns and are
+// compared at the shader clock).
+func (g *GPU) checkLatencyOrder() error {
+	l2 := float64(g.L2.LatencyCycles)
+	if g.L1 != nil && g.L1.LatencyCycles >= g.L2.LatencyCycles {
+		return g.errAt([]string{"l2.latency_cycles", "l1.latency_cycles"}, "an L2 hit (%d cycles) must take longer than an L1 hit (%d cycles)", g.L2.LatencyCycles, g.L1.LatencyCycles)
+	}
+	prev, prevPath := l2, "l2.latency_cycles"
+	if g.SLC != nil {
+		if c := g.NSToCycles(g.SLC.LatencyNS); c <= l2 {
+			return g.errAt([]string{"slc.latency_ns", "l2.latency_cycles", "clock_mhz"}, "an SLC hit (%s ns = %s cycles at %s MHz) must take longer than an L2 hit (%d cycles)", fmtNum(g.SLC.LatencyNS), fmtNum(c), fmtNum(g.ClockMHz), g.L2.LatencyCycles)
+		} else {
+			prev, prevPath = c, "slc.latency_ns"
+		}
+	}
+	if c := g.NSToCycles(g.DRAM.LatencyNS); c <= prev {
+		return g.errAt([]string{"dram.latency_ns", prevPath, "clock_mhz"}, "a DRAM access (%s ns = %s cycles at %s MHz) must take longer than a hit in the level above it (%s, %s cycles)", fmtNum(g.DRAM.LatencyNS), fmtNum(c), fmtNum(g.ClockMHz), prevPath, fmtNum(prev))
 	}
 	return nil
 }
