@@ -90,6 +90,9 @@ type GPU struct {
 	Texture      Texture      `yaml:"texture" doc:"texture units"`
 	Tiling       Tiling       `yaml:"tiling" doc:"tile-based rendering"`
 
+	Execution        Execution        `yaml:"execution" doc:"ALU result latencies (the ops table gives throughput)"`
+	InstructionCache InstructionCache `yaml:"instruction_cache" doc:"instruction cache per core"`
+
 	CommandProcessor CommandProcessor `yaml:"command_processor" doc:"front end that reads command streams"`
 	PowerDomains     []string         `yaml:"power_domains" opt:"" doc:"independently powered blocks"`
 
@@ -127,6 +130,7 @@ type OpCost struct {
 	Pack          int      `yaml:"pack" opt:"" min:"1" max:"64" unit:"components" doc:"components one instruction covers per thread (sub-word SIMD or co-issue); default 1"`
 	CyclesPerWarp float64  `yaml:"cycles_per_warp" opt:"" min:"0.0001" max:"1e6" unit:"cycles" doc:"fixed cost per warp instruction for slow paths; overrides rate"`
 	Emulated      bool     `yaml:"emulated" opt:"" doc:"carried out by a sequence of other instructions"`
+	ExpandsTo     []string `yaml:"expands_to" opt:"" doc:"the op classes one operation becomes when emulated, each costed by its own entry (replaces pipes, rate, pack and cycles_per_warp)"`
 	Unsupported   bool     `yaml:"unsupported" opt:"" doc:"the GPU cannot execute the class at all"`
 	Note          string   `yaml:"note" opt:"" doc:"remark"`
 }
@@ -261,10 +265,36 @@ type CommandProcessor struct {
 	ConcurrentBinning  bool     `yaml:"concurrent_binning" opt:"" doc:"binning of the next pass overlaps rendering of this one"`
 }
 
+// Execution holds the latencies of the execution pipes. The ops table says
+// how long an instruction keeps a pipe busy; these say how long after issue
+// its result can be read by a later instruction (on Bifrost, by a later
+// clause: inside a clause results pass through temporaries).
+type Execution struct {
+	ALULatencyCycles int `yaml:"alu_latency_cycles" min:"1" max:"10000" unit:"cycles" doc:"from the issue of an ALU operation (Bifrost: of a clause's last tuple) until a dependent instruction can read its result"`
+	SFULatencyCycles int `yaml:"sfu_latency_cycles" min:"1" max:"10000" unit:"cycles" doc:"the same for special-function operations (*_sfu, fp32_div)"`
+}
+
+// InstructionCache is the per-core instruction cache the timing model fetches
+// the lowered code through (isa gives each issue group its code offset and
+// size).
+type InstructionCache struct {
+	SizeKiB            int `yaml:"size_kib" min:"1" max:"65536" unit:"KiB" doc:"capacity per core"`
+	LineBytes          int `yaml:"line_bytes" min:"4" max:"4096" pow2:"" unit:"B" doc:"line size"`
+	MissLatencyCycles  int `yaml:"miss_latency_cycles" min:"1" max:"100000" unit:"cycles" doc:"extra cycles to refill a line on a miss"`
+	EngineBufferBytes  int `yaml:"engine_buffer_bytes" opt:"" min:"16" max:"1048576" unit:"B" doc:"a smaller instruction buffer per engine in front of the cache (Bifrost), absent where there is none"`
+	BufferRefillCycles int `yaml:"buffer_refill_cycles" opt:"" min:"1" max:"100000" unit:"cycles" doc:"extra cycles to refill the engine buffer from the cache"`
+}
+
 // MidgardParams are Midgard-only parameters.
 type MidgardParams struct {
 	WorkRegisterBits  int `yaml:"work_register_bits" min:"32" max:"1024" unit:"bits" doc:"width of a work register (a vec4)"`
-	ScalarALUsPerPipe int `yaml:"scalar_alus_per_pipe" opt:"" min:"1" max:"16" unit:"ALUs" doc:"scalar ALUs beside the vector units (not in the ops table)"`
+	ScalarALUsPerPipe int `yaml:"scalar_alus_per_pipe" opt:"" min:"1" max:"16" unit:"ALUs" doc:"scalar ALUs beside the vector units (not in the ops table); a scalar operation may use one instead of a vector unit"`
+	BundleHeaderBits  int `yaml:"bundle_header_bits" min:"1" max:"1024" unit:"bits" doc:"control word of an ALU bundle"`
+	VectorOpBits      int `yaml:"vector_op_bits" min:"1" max:"1024" unit:"bits" doc:"one vector-unit operation in a bundle, its register word included"`
+	ScalarOpBits      int `yaml:"scalar_op_bits" min:"1" max:"1024" unit:"bits" doc:"one scalar-unit operation (or branch) in a bundle, its register word included"`
+	BundleAlignBits   int `yaml:"bundle_align_bits" min:"8" max:"4096" pow2:"" unit:"bits" doc:"bundles are a multiple of this size"`
+	MessageBundleBits int `yaml:"message_bundle_bits" min:"8" max:"4096" unit:"bits" doc:"a load/store or texture bundle"`
+	MessagesPerBundle int `yaml:"messages_per_bundle" min:"1" max:"16" unit:"instructions" doc:"load/store instructions one load/store bundle holds"`
 }
 
 // BifrostParams are Bifrost-only parameters.
@@ -275,14 +305,19 @@ type BifrostParams struct {
 	RegisterReadPorts            int `yaml:"register_read_ports" min:"1" max:"16" unit:"ports" doc:"register file read ports"`
 	RegisterWritePorts           int `yaml:"register_write_ports" min:"1" max:"16" unit:"ports" doc:"register file write ports"`
 	RegisterReadWritePorts       int `yaml:"register_read_write_ports" opt:"" min:"1" max:"16" unit:"ports" doc:"register file ports that can read or write"`
-	UniformPortBits              int `yaml:"uniform_port_bits" min:"1" max:"1024" unit:"bits" doc:"uniform/constant port width per instruction"`
-	ICacheKiB                    int `yaml:"icache_kib" min:"1" max:"1024" unit:"KiB" doc:"instruction cache per core"`
-	InstructionBits              int `yaml:"instruction_bits" min:"1" max:"1024" unit:"bits" doc:"size of one FMA+ADD instruction"`
+	UniformPortBits              int `yaml:"uniform_port_bits" min:"32" max:"1024" unit:"bits" doc:"uniform/constant port width per instruction: one uniform or one embedded constant of this width a tuple"`
+	InstructionBits              int `yaml:"instruction_bits" min:"1" max:"1024" unit:"bits" doc:"size of one FMA+ADD instruction (tuple)"`
+	ClauseHeaderBits             int `yaml:"clause_header_bits" min:"1" max:"1024" unit:"bits" doc:"clause header"`
+	ConstantBits                 int `yaml:"constant_bits" min:"1" max:"1024" unit:"bits" doc:"one constant embedded in a clause"`
+	QuadwordBits                 int `yaml:"quadword_bits" min:"8" max:"4096" pow2:"" unit:"bits" doc:"clauses are fetched and stored in quadwords of this size"`
+	QuadwordTagBits              int `yaml:"quadword_tag_bits" opt:"" min:"1" max:"64" unit:"bits" doc:"format tag in each quadword (not available to instructions)"`
 }
 
 // AdrenoParams are Adreno-only parameters.
 type AdrenoParams struct {
-	GPUID int `yaml:"gpu_id" min:"100" max:"9999" doc:"freedreno GPU id (e.g. 640); accepted wherever a GPU is named"`
+	GPUID           int `yaml:"gpu_id" min:"100" max:"9999" doc:"freedreno GPU id (e.g. 640); accepted wherever a GPU is named"`
+	InstructionBits int `yaml:"instruction_bits" min:"8" max:"1024" unit:"bits" doc:"size of one instruction"`
+	RepeatMax       int `yaml:"repeat_max" min:"1" max:"64" unit:"components" doc:"components one instruction covers with its repeat field (a vec4 add is one instruction)"`
 }
 
 // RogueParams are Rogue-only parameters.
@@ -295,6 +330,7 @@ type RogueParams struct {
 	BurstBytes            int `yaml:"burst_bytes" min:"1" max:"65536" unit:"B" doc:"largest burst between system memory and the unified store"`
 	AsyncCopyBytes        int `yaml:"async_copy_bytes" min:"1" max:"1048576" unit:"B" doc:"largest async_work_group_copy burst into the common store"`
 	AsyncCopyMinWorkgroup int `yaml:"async_copy_min_workgroup" min:"1" max:"65536" unit:"threads" doc:"smallest compile-time work-group size for the async burst"`
+	InstructionBits       int `yaml:"instruction_bits" min:"8" max:"1024" unit:"bits" doc:"average size of one instruction"`
 }
 
 // Op returns the cost of an operation class and whether the table has it.
@@ -304,6 +340,16 @@ func (g *GPU) Op(class string) (OpCost, bool) {
 		return OpCost{}, false
 	}
 	return *op, true
+}
+
+// OpSequence is the classes one operation of class becomes: the class itself,
+// or for an emulated class given with expands_to, that sequence. Each is
+// costed by IssueCycles.
+func (g *GPU) OpSequence(class string) []string {
+	if op, ok := g.Op(class); ok && len(op.ExpandsTo) > 0 {
+		return op.ExpandsTo
+	}
+	return []string{class}
 }
 
 // RegisterFileBytesPerCore is the register file of one core in bytes: the

@@ -162,9 +162,11 @@ func TestOpsTablesComplete(t *testing.T) {
 				continue
 			}
 			for _, w := range g.WarpSizes {
-				pipes, c := g.IssueCycles(class, w, 1)
-				if op.Unsupported != (len(pipes) == 0) || (!op.Unsupported && c <= 0) {
-					t.Errorf("%s: %s on width %d costs %v on %v (unsupported=%v)", g.ID, class, w, c, pipes, op.Unsupported)
+				for _, step := range g.OpSequence(class) {
+					pipes, c := g.IssueCycles(step, w, 1)
+					if op.Unsupported != (len(pipes) == 0) || (!op.Unsupported && c <= 0) {
+						t.Errorf("%s: %s (step %s) on width %d costs %v on %v (unsupported=%v)", g.ID, class, step, w, c, pipes, op.Unsupported)
+					}
 				}
 			}
 		}

@@ -232,6 +232,9 @@ func (g *GPU) validateConsistency() error {
 	if err := g.validatePipesAndOps(); err != nil {
 		return err
 	}
+	if err := g.validateExecution(); err != nil {
+		return err
+	}
 
 	// Caches.
 	if g.L1 != nil {
@@ -361,6 +364,12 @@ func (g *GPU) validatePipesAndOps() error {
 		if op.Unsupported {
 			continue
 		}
+		if len(op.ExpandsTo) > 0 {
+			if err := g.validateExpansion(class, op); err != nil {
+				return err
+			}
+			continue
+		}
 		if len(op.Pipes) == 0 {
 			return g.at(path+".pipes", "missing; list the pipes that execute %s (one of %s), or mark it unsupported: true", class, strings.Join(list, ", "))
 		}
@@ -377,6 +386,52 @@ func (g *GPU) validatePipesAndOps() error {
 		if !isOpClass(class) {
 			return g.at("ops."+class, "unknown op class; the classes are: %s", strings.Join(OpClasses, ", "))
 		}
+	}
+	return nil
+}
+
+// validateExpansion checks an emulated class given as a sequence of other
+// classes: the sequence replaces the class's own cost, and every class in it
+// must have a cost of its own.
+func (g *GPU) validateExpansion(class string, op *OpCost) error {
+	path := "ops." + class
+	if len(op.Pipes) > 0 || op.Rate != 0 || op.Pack != 0 || op.CyclesPerWarp != 0 {
+		return g.errAt([]string{path + ".rate", path + ".pipes", path + ".pack", path + ".cycles_per_warp", path + ".expands_to"}, "expands_to replaces pipes, rate, pack and cycles_per_warp; remove them (null in a user file), or expands_to")
+	}
+	if !op.Emulated {
+		return g.at(path+".emulated", "a class given by expands_to is emulated; set emulated: true")
+	}
+	for i, c := range op.ExpandsTo {
+		p := fmt.Sprintf("%s.expands_to[%d]", path, i)
+		if !isOpClass(c) {
+			return g.at(p, "unknown op class %q%s; the classes are: %s", c, didYouMean(c, OpClasses), strings.Join(OpClasses, ", "))
+		}
+		t := g.Ops[c]
+		if c == class || (t != nil && len(t.ExpandsTo) > 0) {
+			return g.at(p, "%s expands to %s, which is itself expanded; list classes with a cost of their own", class, c)
+		}
+		if t == nil || t.Unsupported {
+			return g.at(p, "%s expands to %s, which the GPU cannot execute", class, c)
+		}
+	}
+	return nil
+}
+
+// validateExecution checks the pipeline latencies, the instruction cache and
+// the code-size parameters of the family section.
+func (g *GPU) validateExecution() error {
+	ic := g.InstructionCache
+	if ic.SizeKiB*1024 < ic.LineBytes {
+		return g.errAt([]string{"instruction_cache.size_kib", "instruction_cache.line_bytes"}, "%d KiB is smaller than one %d-byte line", ic.SizeKiB, ic.LineBytes)
+	}
+	if ic.EngineBufferBytes > 0 && ic.EngineBufferBytes >= ic.SizeKiB*1024 {
+		return g.errAt([]string{"instruction_cache.engine_buffer_bytes", "instruction_cache.size_kib"}, "%d B is not smaller than the %d KiB cache it sits in front of", ic.EngineBufferBytes, ic.SizeKiB)
+	}
+	if ic.BufferRefillCycles > 0 && ic.EngineBufferBytes == 0 {
+		return g.at("instruction_cache.buffer_refill_cycles", "set without instruction_cache.engine_buffer_bytes; give the buffer's size too, or remove it")
+	}
+	if b := g.Bifrost; b != nil && b.QuadwordTagBits >= b.QuadwordBits {
+		return g.errAt([]string{"bifrost.quadword_tag_bits", "bifrost.quadword_bits"}, "a %d-bit tag leaves nothing of a %d-bit quadword", b.QuadwordTagBits, b.QuadwordBits)
 	}
 	return nil
 }
