@@ -168,8 +168,8 @@ type params struct {
 	cores int
 
 	hasL1   bool
-	l1Mixed bool    // Rogue: textures also go through the L1
-	l1Line  int     // bytes
+	l1Mixed bool // Rogue: textures also go through the L1
+	l1Line  int  // bytes
 	l1Shift uint
 	l1Lat   float64 // cycles
 	l1BPC   float64 // bytes per cycle per core
@@ -191,8 +191,8 @@ type params struct {
 
 	slcLine  int
 	slcShift uint
-	slcLat  float64
-	slcBPC  float64
+	slcLat   float64
+	slcBPC   float64
 
 	dramLat float64
 	dramBPC float64
