@@ -18,8 +18,8 @@ func TestStreamingBandwidth(t *testing.T) {
 		kind      Kind
 		cores     int // cores streaming
 		footprint int
-		bytes     int     // per lane
-		passes    int     // the first warms the caches
+		bytes     int // per lane
+		passes    int // the first warms the caches
 		want      func(g *arch.GPU) float64
 		source    string
 	}{
