@@ -118,16 +118,24 @@ type Item struct {
 	Doc   string
 }
 
-func cacheItems(prefix, what string, c CacheCounters) []Item {
-	return []Item{
+// cacheItems names one level's counts. Read-only caches (texture) have no
+// writes, and a write-through cache (the SLC) no write-backs: those are
+// left out.
+func cacheItems(prefix, what string, c CacheCounters, writes, writebacks bool) []Item {
+	items := []Item{
 		{prefix + "_accesses", float64(c.Accesses), "lines", what + ": line lookups"},
 		{prefix + "_hits", float64(c.Hits), "lines", what + ": lookups that found the line"},
 		{prefix + "_misses", float64(c.Misses), "lines", what + ": lookups that allocated the line"},
 		{prefix + "_hit_rate_pct", 100 * c.HitRate(), "%", what + ": hits / accesses"},
 		{prefix + "_read_bytes", float64(c.ReadBytes), "B", what + ": bytes read from it by the level above (or the core)"},
-		{prefix + "_write_bytes", float64(c.WriteBytes), "B", what + ": bytes written into it"},
-		{prefix + "_writebacks", float64(c.Writebacks), "lines", what + ": dirty lines written to the level below (evictions and the end-of-kernel flush)"},
 	}
+	if writes {
+		items = append(items, Item{prefix + "_write_bytes", float64(c.WriteBytes), "B", what + ": bytes written into it"})
+	}
+	if writebacks {
+		items = append(items, Item{prefix + "_writebacks", float64(c.Writebacks), "lines", what + ": dirty lines written to the level below (evictions and the end-of-kernel flush)"})
+	}
+	return items
 }
 
 // Items lists the GPU-wide memory counters of a run that took cycles, in a
@@ -137,27 +145,27 @@ func (c Counters) Items(cycles float64) []Item {
 		{"mem_loads", float64(c.Loads), "requests", "load warp instructions sent to the memory hierarchy"},
 		{"mem_stores", float64(c.Stores), "requests", "store warp instructions"},
 		{"mem_atomics", float64(c.Atomics), "requests", "atomic warp instructions"},
-		{"mem_texture_requests", float64(c.TextureRequests), "requests", "texture warp instructions"},
+		{"texture_requests", float64(c.TextureRequests), "requests", "texture warp instructions"},
 		{"local_requests", float64(c.LocalRequests), "requests", "requests to local (shared) memory, any kind"},
 		{"local_bytes", float64(c.LocalBytes), "B", "bytes lanes read or wrote in local memory"},
 	}
 	if c.L1 != nil {
-		items = append(items, cacheItems("l1", "L1 (all cores)", c.L1Total())...)
+		items = append(items, cacheItems("l1", "L1 (all cores)", c.L1Total(), true, true)...)
 	}
 	var samples int64
 	for _, s := range c.TextureSamples {
 		samples += s
 	}
 	items = append(items, Item{"texture_samples", float64(samples), "samples", "samples the texture units served"})
-	items = append(items, cacheItems("texture_cache", "texture caches (all units)", c.TextureTotal())...)
+	items = append(items, cacheItems("texture_cache", "texture caches (all units)", c.TextureTotal(), false, false)...)
 	var path int64
 	for _, b := range c.L2PathBytes {
 		path += b
 	}
 	items = append(items, Item{"l2_path_bytes", float64(path), "B", "bytes over the cores' paths to L2, both ways"})
-	items = append(items, cacheItems("l2", "L2 (all slices)", c.L2Total())...)
+	items = append(items, cacheItems("l2", "L2 (all slices)", c.L2Total(), true, true)...)
 	if c.SLC != nil {
-		items = append(items, cacheItems("slc", "system-level cache", *c.SLC)...)
+		items = append(items, cacheItems("slc", "system-level cache (write-through: L2 write-backs pass on to DRAM)", *c.SLC, true, false)...)
 	}
 	items = append(items,
 		Item{"dram_read_bytes", float64(c.DRAMReadBytes), "B", "bytes read from DRAM (line fills)"},
@@ -166,7 +174,7 @@ func (c Counters) Items(cycles float64) []Item {
 		Item{"dram_utilization_pct", pct(c.DRAMBusyCycles, cycles), "%", "cycles DRAM was transferring / kernel cycles"},
 		Item{"tlb_lookups", float64(c.TLBLookups), "lookups", "GPU TLB lookups (requests leaving a core's first-level cache)"},
 		Item{"tlb_misses", float64(c.TLBMisses), "lookups", "lookups that paid tlb.miss_latency_cycles"},
-		Item{"atomic_ops", float64(c.AtomicOps), "ops", "lane atomics executed at L2"},
+		Item{"atomic_ops_l2", float64(c.AtomicOps), "ops", "lane atomics executed at L2"},
 	)
 	if c.Local != nil {
 		var t LocalCounters
@@ -191,7 +199,7 @@ func (c Counters) Items(cycles float64) []Item {
 func (c Counters) CoreItems(core int) []Item {
 	items := []Item{{"mem_requests", float64(c.CoreRequests[core]), "requests", "memory warp instructions from this core"}}
 	if c.L1 != nil {
-		items = append(items, cacheItems("l1", "this core's L1", c.L1[core])...)
+		items = append(items, cacheItems("l1", "this core's L1", c.L1[core], true, true)...)
 	}
 	items = append(items, Item{"l2_path_bytes", float64(c.L2PathBytes[core]), "B", "bytes over this core's path to L2"})
 	return items
