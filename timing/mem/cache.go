@@ -121,6 +121,10 @@ func (c *cache) dirtyLines(f func(line uint64)) {
 	}
 }
 
+// settle makes every present line ready at cycle 0: the clock restarts for
+// a new kernel while the contents stay.
+func (c *cache) settle() { clear(c.ready) }
+
 // reset empties the cache.
 func (c *cache) reset() {
 	clear(c.tags)

@@ -308,19 +308,17 @@ func New(g *arch.GPU) *Hierarchy {
 // Reset empties every cache, frees every server and zeroes the counters: a
 // new kernel run on a cold GPU.
 func (h *Hierarchy) Reset() {
-	for _, c := range h.l1 {
-		c.reset()
-	}
-	for _, c := range h.tex {
-		c.reset()
-	}
-	for _, c := range h.l2 {
-		c.reset()
-	}
-	if h.slc != nil {
-		h.slc.reset()
-	}
-	h.tlb.reset()
+	h.eachCache((*cache).reset)
+	h.ResetCounters()
+}
+
+// ResetCounters starts a new kernel run on a warm GPU: the caches (and TLB)
+// keep their contents, as they do on hardware from one dispatch to the
+// next, but the clock restarts at cycle 0: every server is free, every
+// present line ready, and the counters are zero. Call Flush at the end of
+// the previous kernel first, or its dirty lines stay dirty.
+func (h *Hierarchy) ResetCounters() {
+	h.eachCache((*cache).settle)
 	clear(h.l1Srv)
 	clear(h.path)
 	clear(h.texSrv)
@@ -348,6 +346,22 @@ func (h *Hierarchy) Reset() {
 	if h.local != nil {
 		c.Local = make([]LocalCounters, len(h.local))
 	}
+}
+
+func (h *Hierarchy) eachCache(f func(*cache)) {
+	for _, c := range h.l1 {
+		f(c)
+	}
+	for _, c := range h.tex {
+		f(c)
+	}
+	for _, c := range h.l2 {
+		f(c)
+	}
+	if h.slc != nil {
+		f(h.slc)
+	}
+	f(h.tlb)
 }
 
 // Access times one warp instruction's memory access issued at cycle now.

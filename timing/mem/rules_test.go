@@ -420,3 +420,24 @@ func TestCacheLRU(t *testing.T) {
 		t.Errorf("slice set mapping: %d %d %d", sl.base(0), sl.base(2), sl.base(8))
 	}
 }
+
+// ResetCounters keeps the caches warm for the next dispatch but restarts the
+// clock and the counts; Reset makes them cold.
+func TestResetCountersKeepsCachesWarm(t *testing.T) {
+	g := lookup(t, "mali-g52")
+	h := New(g)
+	r := &Request{Space: ir.SpaceGlobal, Kind: Load, Addrs: []uint64{bufBase}, Bytes: 4, Lanes: 1}
+	cold := h.Access(0, r)
+	h.Access(1e6, &Request{Space: ir.SpaceGlobal, Kind: Load, Addrs: []uint64{bufBase + 4096}, Bytes: 4, Lanes: 1}) // a server busy far ahead
+	h.ResetCounters()
+	if c := h.Counters(); c.Loads != 0 || c.L1[0].Accesses != 0 || c.DRAMReadBytes != 0 {
+		t.Errorf("counters not zeroed: %+v", c)
+	}
+	if warm := h.Access(0, r); warm.Cause != L1Hit || warm.Done != float64(g.L1.LatencyCycles) {
+		t.Errorf("after ResetCounters: %+v, want an L1 hit at %d", warm, g.L1.LatencyCycles)
+	}
+	h.Reset()
+	if again := h.Access(0, r); again != cold {
+		t.Errorf("after Reset: %+v, want the cold %+v", again, cold)
+	}
+}
