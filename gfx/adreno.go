@@ -1,0 +1,158 @@
+package gfx
+
+import (
+	"fmt"
+	"math"
+)
+
+// renderAdreno renders a frame the Adreno way (seeds 001, 004): a binning
+// pass runs the vertex work again for positions and writes each
+// visibility-stream pipe's stream; then every bin is one pass over the
+// command stream that re-shades the vertices of its visible primitives,
+// renders into GMEM and resolves the colour to system memory. With fewer
+// than minBinsForHWBinning bins there is no binning pass and every bin
+// walks every primitive.
+func (fr *frameRun) renderAdreno() error {
+	r := fr.r
+	g := r.g
+	bl := r.bins
+	W, H := r.opt.Width, r.opt.Height
+	cores := max(g.Cores, 1)
+	nb := bl.Bins
+	visible := make([][]int32, nb)
+	pipeEntries := make([]int, bl.Pipes)
+	binStart := fr.dramTotal()
+	var binning float64
+	if bl.HWBinning {
+		// Binning: each primitive is marked in the bins its box touches;
+		// each pipe's stream gets an entry for a primitive visible in any
+		// of its bins.
+		visBase := r.va.alloc(len(fr.prims)*visEntryBytes*bl.Pipes + 1)
+		var refs uint64
+		pipeStamp := make([]int, bl.Pipes)
+		for i := range pipeStamp {
+			pipeStamp[i] = -1
+		}
+		for pi := range fr.prims {
+			p := &fr.prims[pi]
+			if p.bx0 > p.bx1 || p.by0 > p.by1 {
+				continue
+			}
+			fr.st.PrimitivesBinned++
+			for by := int(p.by0) / bl.BinHeight; by <= int(p.by1)/bl.BinHeight; by++ {
+				for bx := int(p.bx0) / bl.BinWidth; bx <= int(p.bx1)/bl.BinWidth; bx++ {
+					b := by*bl.BinsX + bx
+					visible[b] = append(visible[b], int32(pi))
+					refs++
+					pp := bl.pipeOf(b)
+					if pipeStamp[pp] != pi {
+						pipeStamp[pp] = pi
+						addr := visBase + uint64(pp*len(fr.prims)*visEntryBytes+pipeEntries[pp]*visEntryBytes)
+						r.ms.Write(addr, visEntryBytes, StreamBinning)
+						pipeEntries[pp]++
+						fr.st.VisibilityStreams += visEntryBytes
+					}
+				}
+			}
+		}
+		fr.st.PrimitiveRefs = refs
+		// The binning pass shades positions for every vertex again.
+		vs := r.cost.Shader(fr.vertexWork, cores)
+		binning = math.Max(math.Max(vs, r.cost.Tiler(uint64(len(fr.prims)), refs)), r.cost.Memory(Work{DRAMBytes: float64(fr.dramTotal() - binStart)}))
+		binning += r.cost.Commands(len(fr.draws))
+		fr.st.CommandStreamOps += uint64(len(fr.draws))
+		fr.addPass("binning", binning)
+		r.va.next = max(r.va.next, visBase)
+		fr.visBase = visBase
+	} else {
+		all := make([]int32, 0, len(fr.prims))
+		for pi := range fr.prims {
+			all = append(all, int32(pi))
+		}
+		for b := range visible {
+			visible[b] = all
+		}
+	}
+	// Vertex work per vertex, to price the re-shading in each bin.
+	perVertex := Work{WarpWidth: fr.vertexWork.WarpWidth}
+	if fr.st.VerticesShaded > 0 {
+		s := 1 / float64(fr.st.VerticesShaded)
+		perVertex.Warps = fr.vertexWork.Warps * s
+		perVertex.WarpInsts = fr.vertexWork.WarpInsts * s
+		perVertex.ThreadInsts = fr.vertexWork.ThreadInsts * s
+	}
+	fr.initGrid(bl.BinWidth, bl.BinHeight, bl.BinsX, bl.BinsY)
+	tgt := &target{tileBytes: &fr.st.TileMemoryBytes}
+	fu := newFragUnit(fr, tgt)
+	fu.roundRobin = true
+	stamp := make([]int32, len(fr.clip))
+	var rendering float64
+	for _, b := range bl.binOrder() {
+		bx, by := b%bl.BinsX, b/bl.BinsX
+		x0, y0 := bx*bl.BinWidth, by*bl.BinHeight
+		tgt.reset(x0, y0, min(bl.BinWidth, W-x0), min(bl.BinHeight, H-y0))
+		fu.begin(int32(b))
+		before := fr.dramTotal()
+		if bl.HWBinning {
+			pp := bl.pipeOf(b)
+			r.ms.Read(fr.visBase+uint64(pp*len(fr.prims)*visEntryBytes), pipeEntries[pp]*visEntryBytes, StreamBinning)
+		}
+		// Re-shade the vertices the bin's primitives use.
+		var verts uint64
+		for _, pi := range visible[b] {
+			for _, v := range fr.prims[pi].v {
+				if stamp[v] != int32(b)+1 {
+					stamp[v] = int32(b) + 1
+					verts++
+				}
+			}
+		}
+		fr.st.VerticesShaded += verts
+		for _, pi := range visible[b] {
+			if err := fu.raster(pi); err != nil {
+				return err
+			}
+		}
+		if err := fu.flush(); err != nil {
+			return err
+		}
+		n := uint64(len(visible[b]))
+		fr.grid.Prims[b] = n
+		fr.st.PrimitiveRefsMax = max(fr.st.PrimitiveRefsMax, n)
+		// Resolve: GMEM to system memory.
+		fr.resolve(tgt)
+		fr.grid.State[b] = TileWritten
+		fr.st.TilesWritten++
+		w := fr.work[b]
+		vw := Work{WarpWidth: perVertex.WarpWidth, Warps: perVertex.Warps * float64(verts), WarpInsts: perVertex.WarpInsts * float64(verts)}
+		w.add(vw)
+		w.DRAMBytes = float64(fr.dramTotal() - before)
+		w.GMEMBytes = float64(tgt.w * tgt.h * 4)
+		cyc := math.Max(r.cost.Shader(w, cores), r.cost.Memory(w)) + r.cost.Commands(len(fr.draws))
+		fr.st.CommandStreamOps += uint64(len(fr.draws))
+		fr.grid.Cycles[b] = cyc
+		fr.addPass(fmt.Sprintf("bin %d", b), cyc)
+		rendering += cyc
+	}
+	if !bl.HWBinning {
+		fr.st.PrimitiveRefs = uint64(len(fr.prims) * nb)
+	}
+	fr.flushMemory()
+	fr.st.TilesTotal = nb
+	fr.st.Bins = nb
+	fr.st.TileWidth, fr.st.TileHeight = bl.BinWidth, bl.BinHeight
+	fr.st.Passes = bl.Passes
+	// Adreno 7xx: BV bins the next frame while BR renders this one (seed
+	// 004 §Optimizing Tiled Rendering), so after the first frame a frame
+	// takes the longer of the two.
+	if g.CommandProcessor.ConcurrentBinning && fr.index > 0 {
+		fr.overlap = math.Min(binning, rendering)
+	}
+	return nil
+}
+
+// resolve writes a finished bin from GMEM to the colour buffer.
+func (fr *frameRun) resolve(t *target) {
+	fr.st.TileMemoryBytes += uint64(len(t.color) * 4)
+	fr.writeTile(t)
+}

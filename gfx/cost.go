@@ -1,0 +1,123 @@
+package gfx
+
+import (
+	"math"
+
+	"github.com/pocketgpu/pocketgpu/arch"
+)
+
+// Work is what a stretch of rendering did: shader warps and their
+// instructions, texture samples, fragments through the blender, and the
+// DRAM bytes it moved.
+type Work struct {
+	Warps       float64
+	WarpInsts   float64
+	ThreadInsts float64
+	WarpWidth   int
+	TexSamples  float64
+	Fragments   float64 // fragments that reached the blender / tile memory
+	DRAMBytes   float64
+	GMEMBytes   float64 // bytes moved between GMEM and system memory (Adreno resolves)
+}
+
+func (w *Work) add(o Work) {
+	w.Warps += o.Warps
+	w.WarpInsts += o.WarpInsts
+	w.ThreadInsts += o.ThreadInsts
+	w.TexSamples += o.TexSamples
+	w.Fragments += o.Fragments
+	w.DRAMBytes += o.DRAMBytes
+	w.GMEMBytes += o.GMEMBytes
+	if w.WarpWidth == 0 {
+		w.WarpWidth = o.WarpWidth
+	}
+}
+
+// CostModel turns counts into cycles. The renderer composes the frame from
+// these pieces (which passes run one after another, which tiles go to which
+// core); a model only prices them. Estimate is the built-in model; the
+// timing model of issue 4 can replace it behind this interface.
+type CostModel interface {
+	// Shader is the cycles cores shader cores need for w's shading
+	// (spread evenly over them).
+	Shader(w Work, cores int) float64
+	// Memory is the cycles the DRAM interface needs for w's bytes, and
+	// the GMEM/tile-buffer path for its GMEM bytes.
+	Memory(w Work) float64
+	// Tiler is the cycles of the fixed-function tiler or binning
+	// hardware for prims primitives producing refs bin entries.
+	Tiler(prims, refs uint64) float64
+	// Commands is the command processor's cycles to walk draws draws
+	// once (one pass over the command stream).
+	Commands(draws int) float64
+}
+
+// Cost-model constants the seeds do not give (docs/rendering.md).
+const (
+	// assumed: the fixed-function tiler takes one primitive and writes one
+	// bin entry per cycle (Arm does not publish tiler rates).
+	tilerPrimsPerCycle = 1.0
+	tilerRefsPerCycle  = 1.0
+	// assumed: the blender retires one pixel per cycle per shader core
+	// (one ROP per core; not in the seeds).
+	pixelsPerCyclePerCore = 1.0
+	// assumed: parsing and setting up one draw costs the command
+	// processor 50 cycles per pass (seed 004 §Optimizing Tiled Rendering
+	// says each pass re-walks the draws, not what one costs).
+	cyclesPerDrawPerPass = 50.0
+	// GMEM moves 32 bytes per cycle (seed 000 §Memory Pipeline: GMEM
+	// access appears limited to 32 bytes per cycle).
+	gmemBytesPerCycle = 32.0
+)
+
+// Estimate is the built-in cost model: throughput bounds from the GPU's
+// parameters, no latencies.
+//
+//	shader  = max(ALU, texture, blend)
+//	ALU     = warp instructions × cycles per warp instruction (arch
+//	          IssueCycles of fp32_mad at the warp width) / (engines per core × cores)
+//	texture = samples / (texture samples per clock × texture units)
+//	blend   = fragments / (pixelsPerCyclePerCore × cores)
+//	memory  = max(DRAM bytes / DRAM bytes per cycle, GMEM bytes / 32)
+type Estimate struct {
+	GPU *arch.GPU
+}
+
+func (e Estimate) Shader(w Work, cores int) float64 {
+	g := e.GPU
+	cores = max(cores, 1)
+	width := w.WarpWidth
+	if width == 0 {
+		width = g.WidestWarp()
+	}
+	_, cpi := g.IssueCycles("fp32_mad", width, 1)
+	if cpi == 0 {
+		cpi = math.Max(1, float64(width)/float64(max(g.LanesPerEngine, 1)))
+	}
+	alu := w.WarpInsts * cpi / float64(max(g.EnginesPerCore, 1)*cores)
+	units := float64(cores) / float64(max(g.Texture.CoresPerUnit, 1))
+	tex := w.TexSamples / (math.Max(g.Texture.SamplesPerClock, 1e-9) * math.Max(units, 1))
+	blend := w.Fragments / (pixelsPerCyclePerCore * float64(cores))
+	return math.Max(alu, math.Max(tex, blend))
+}
+
+// DRAMBytesPerCycle is the DRAM bandwidth in bytes per shader clock: the
+// measured bandwidth where the description has one, else bus width ×
+// transfer rate.
+func DRAMBytesPerCycle(g *arch.GPU) float64 {
+	gbs := g.DRAM.MeasuredBandwidthGBs
+	if gbs <= 0 {
+		gbs = float64(g.DRAM.BusBits) / 8 * g.DRAM.TransferMTs / 1000
+	}
+	return gbs * 1e9 / (g.ClockMHz * 1e6)
+}
+
+func (e Estimate) Memory(w Work) float64 {
+	return math.Max(w.DRAMBytes/DRAMBytesPerCycle(e.GPU), w.GMEMBytes/gmemBytesPerCycle)
+}
+
+func (e Estimate) Tiler(prims, refs uint64) float64 {
+	return math.Max(float64(prims)/tilerPrimsPerCycle, float64(refs)/tilerRefsPerCycle)
+}
+
+func (e Estimate) Commands(draws int) float64 { return float64(draws) * cyclesPerDrawPerPass }

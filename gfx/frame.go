@@ -1,0 +1,169 @@
+package gfx
+
+import (
+	"encoding/binary"
+	"math"
+)
+
+// run renders the frame: draws, vertex shading, primitive assembly, then
+// the family's tiled path or the immediate-mode baseline.
+func (fr *frameRun) run() error {
+	r := fr.r
+	r.ms.reset()
+	for _, t := range r.tex {
+		t.c.reset()
+	}
+	if err := fr.prepareDraws(); err != nil {
+		return err
+	}
+	if err := fr.shadeVertices(); err != nil {
+		return err
+	}
+	fr.assemble()
+	var err error
+	switch {
+	case r.opt.Mode == Immediate:
+		err = fr.renderImmediate()
+	case r.fam == famAdreno && r.bins.DirectRendering:
+		fr.st.DirectRendering = true
+		err = fr.renderImmediate()
+	case r.fam == famAdreno:
+		err = fr.renderAdreno()
+	case r.fam == famMali:
+		err = fr.renderTiled(true)
+	default:
+		err = fr.renderTiled(false)
+	}
+	if err != nil {
+		return err
+	}
+	fr.finish()
+	return nil
+}
+
+// dramTotal is the DRAM traffic so far in the frame.
+func (fr *frameRun) dramTotal() uint64 {
+	ms := fr.r.ms
+	var t uint64
+	for s := Stream(0); s < numStreams; s++ {
+		t += ms.read[s] + ms.write[s]
+	}
+	return t
+}
+
+func (fr *frameRun) addPass(name string, cycles float64) {
+	fr.st.PassCycles = append(fr.st.PassCycles, Pass{Name: name, Cycles: cycles})
+}
+
+// flushMemory writes L2's dirty lines back at the end of the frame.
+func (fr *frameRun) flushMemory() { fr.r.ms.Flush() }
+
+func (fr *frameRun) initGrid(tw, th, nx, ny int) {
+	fr.grid = TileGrid{TileWidth: tw, TileHeight: th, X: nx, Y: ny,
+		Prims: make([]uint64, nx*ny), Cycles: make([]float64, nx*ny), State: make([]TileState, nx*ny)}
+	fr.work = make([]Work, nx*ny)
+}
+
+// immediateCell is the heatmap cell of immediate-mode rendering.
+const immediateCell = 16
+
+// renderImmediate is the immediate-mode baseline (and Adreno's direct
+// rendering): primitives are drawn in order over the whole screen, and
+// every depth test, depth write, blend read and colour write goes through
+// L2 to the buffers in memory. Buffers are cleared by writing them (no
+// fast clear or compression is modelled).
+func (fr *frameRun) renderImmediate() error {
+	r := fr.r
+	g := r.g
+	W, H := r.opt.Width, r.opt.Height
+	start := fr.dramTotal()
+	vs := math.Max(r.cost.Shader(fr.vertexWork, g.Cores), r.cost.Memory(Work{DRAMBytes: float64(start)}))
+	// Clear colour and depth.
+	c := packRGBA(ClearColor)
+	for y := 0; y < H; y++ {
+		for x := 0; x < W; x++ {
+			binary.LittleEndian.PutUint32(r.fb[r.fbImg.Offset(x, y):], c)
+		}
+	}
+	r.ms.Write(r.fbBase, r.fbImg.Size(), StreamFramebuffer)
+	r.ms.Write(r.depthBase, r.depthImg.Size(), StreamFramebuffer)
+	tgt := &target{immediate: true, x0: 0, y0: 0, w: W, h: H, fb: r.fb, fbImg: r.fbImg, fbBase: r.fbBase,
+		depthImg: r.depthImg, depthBase: r.depthBase, ms: r.ms, tileBytes: &fr.st.TileMemoryBytes}
+	tgt.depth = make([]float32, W*H)
+	for i := range tgt.depth {
+		tgt.depth[i] = clearDepth
+	}
+	cx, cy := (W+immediateCell-1)/immediateCell, (H+immediateCell-1)/immediateCell
+	fr.initGrid(immediateCell, immediateCell, cx, cy)
+	fu := newFragUnit(fr, tgt)
+	fu.roundRobin = true
+	fu.cellOf = func(x, y int) int32 { return int32((y/immediateCell)*cx + x/immediateCell) }
+	fu.begin(-1)
+	recBytes := uint64(16 + 4*r.nvary)
+	for pi := range fr.prims {
+		p := &fr.prims[pi]
+		if p.bx0 <= p.bx1 && p.by0 <= p.by1 {
+			for y := int(p.by0) / immediateCell; y <= int(p.by1)/immediateCell; y++ {
+				for x := int(p.bx0) / immediateCell; x <= int(p.bx1)/immediateCell; x++ {
+					fr.grid.Prims[y*cx+x]++
+				}
+			}
+		}
+		for _, v := range p.v {
+			r.ms.Read(r.ptBase+uint64(v)*recBytes, int(recBytes), StreamGeometry)
+		}
+		if err := fu.raster(int32(pi)); err != nil {
+			return err
+		}
+	}
+	if err := fu.flush(); err != nil {
+		return err
+	}
+	fr.flushMemory()
+	var all Work
+	for i := range fr.work {
+		w := fr.work[i]
+		fr.grid.Cycles[i] = r.cost.Shader(w, 1)
+		all.add(w)
+	}
+	all.DRAMBytes = float64(fr.dramTotal() - start)
+	frag := math.Max(r.cost.Shader(all, g.Cores), r.cost.Memory(all))
+	fr.addPass("vertex", vs)
+	fr.addPass("fragment", frag+r.cost.Commands(len(fr.draws)))
+	fr.st.CommandStreamOps += uint64(len(fr.draws))
+	fr.st.Passes = 1
+	fr.st.TileWidth, fr.st.TileHeight = immediateCell, immediateCell
+	fr.st.TilesTotal = 0
+	return nil
+}
+
+// finish fills the frame's totals and prices it.
+func (fr *frameRun) finish() {
+	r := fr.r
+	ms := r.ms
+	st := &fr.st
+	st.DRAMRead = streamBytes(ms.read)
+	st.DRAMWrite = streamBytes(ms.write)
+	st.DRAMReadBytes = st.DRAMRead.Total()
+	st.DRAMWriteBytes = st.DRAMWrite.Total()
+	st.L2Hits, st.L2Misses = ms.l2.hits, ms.l2.misses
+	if n := st.TexCacheHits + st.TexCacheMisses; n > 0 {
+		st.TexCacheHitRate = float64(st.TexCacheHits) / float64(n)
+	}
+	st.Overdraw = float64(st.FragmentsShaded) / float64(r.opt.Width*r.opt.Height)
+	st.FragmentWarpWidth = r.fs.width
+	var cycles float64
+	for _, p := range st.PassCycles {
+		cycles += p.Cycles
+	}
+	cycles -= fr.overlap
+	st.Cycles = cycles
+	st.TimeMS = cycles / (r.g.ClockMHz * 1e3)
+	if cycles > 0 {
+		st.FPS = r.g.ClockMHz * 1e6 / cycles
+	}
+}
+
+func (fr *frameRun) result() *Frame {
+	return &Frame{Index: fr.index, Image: fr.r.image(), Stats: fr.st, Tiles: fr.grid}
+}

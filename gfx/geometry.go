@@ -1,0 +1,553 @@
+package gfx
+
+import (
+	"encoding/binary"
+	"math"
+
+	"github.com/pocketgpu/pocketgpu/emu"
+	"github.com/pocketgpu/pocketgpu/gfx/scene"
+	"github.com/pocketgpu/pocketgpu/gfx/shaders"
+	"github.com/pocketgpu/pocketgpu/spirv"
+)
+
+// subBits is the rasteriser's sub-pixel precision: window coordinates snap
+// to 1/256 pixel. assumed: 8 fractional bits, as Direct3D and Vulkan
+// implementations commonly use (Vulkan subPixelPrecisionBits); the seeds
+// do not give Mali's or Adreno's.
+const subBits = 8
+const subOne = 1 << subBits
+
+// guardBand is how far outside the viewport, in viewport sizes from its
+// centre (clip-space |x| and |y| over w), a primitive may reach before it
+// is clipped; inside it the rasteriser's fixed-point range copes. assumed:
+// 8, within the range of 8 sub-pixel bits in the 64-bit edge functions.
+const guardBand = 8.0
+
+// drawState is one instance of a mesh drawn in a frame.
+type drawState struct {
+	index      int
+	mesh       *scene.Mesh
+	mat        *scene.Material
+	addrs      meshAddrs
+	ubo        [shaders.DrawBlockSize]byte
+	image      *emu.Image
+	vs, fs     *stageRun
+	cullBack   bool
+	blend      bool
+	depthWrite bool
+	lateZ      bool
+	vbase      int32
+}
+
+// frameRun is the work of one frame.
+type frameRun struct {
+	r     *Renderer
+	index int
+	draws []*drawState
+	clip  [][4]float32
+	vary  []uint32
+	prims []prim
+	st    FrameStats
+	grid  TileGrid
+	work  []Work // per grid tile
+
+	vertexWork Work
+	visBase    uint64  // Adreno visibility streams
+	overlap    float64 // cycles hidden by concurrent binning
+	clipScratch
+}
+
+func (r *Renderer) newFrame(i int) *frameRun {
+	fr := &frameRun{r: r, index: i}
+	fr.st.Frame = i
+	fr.st.Mode = r.opt.Mode.String()
+	return fr
+}
+
+func putF32(b []byte, off int, v float64) {
+	binary.LittleEndian.PutUint32(b[off:], math.Float32bits(float32(v)))
+}
+
+// prepareDraws makes a draw of every instance of the frame, with its
+// uniform block.
+func (fr *frameRun) prepareDraws() error {
+	r := fr.r
+	sc := r.sc
+	aspect := float64(r.opt.Width) / float64(r.opt.Height)
+	vp := sc.ViewProj(fr.index, aspect, r.opt.OrbitDeg)
+	light := sc.Light.Norm()
+	for i, in := range sc.Frame(fr.index) {
+		if in.Mesh < 0 || in.Mesh >= len(sc.Meshes) {
+			return inputErrorf("scene: frame %d draws mesh %d, which does not exist", fr.index, in.Mesh)
+		}
+		m := &sc.Meshes[in.Mesh]
+		mat := &sc.Materials[m.Material]
+		d := &drawState{index: i, mesh: m, mat: mat, addrs: r.meshAddr[in.Mesh], image: r.white}
+		if mat.Texture >= 0 {
+			d.image = r.images[mat.Texture]
+		}
+		fs := r.fs
+		if mat.Alpha == scene.Mask {
+			fs = r.fsMasked
+		}
+		smp := samplerBits(mat.Sampler)
+		var err error
+		if d.vs, err = r.stage(r.vs, smp); err != nil {
+			return err
+		}
+		if d.fs, err = r.stage(fs, smp); err != nil {
+			return err
+		}
+		d.cullBack = !mat.DoubleSided
+		d.blend = mat.Alpha == scene.Blend
+		d.depthWrite = !d.blend
+		d.lateZ = fs.kills || fs.fragDepth >= 0
+		mvp := vp.Mul(in.Transform)
+		for k, v := range mvp {
+			putF32(d.ubo[:], 4*k, v)
+		}
+		for k, v := range in.Transform {
+			putF32(d.ubo[:], 64+4*k, v)
+		}
+		for k := 0; k < 4; k++ {
+			putF32(d.ubo[:], 128+4*k, mat.BaseColor[k])
+		}
+		for k := 0; k < 3; k++ {
+			putF32(d.ubo[:], 144+4*k, light[k])
+		}
+		cutoff := 0.0
+		if mat.Alpha == scene.Mask {
+			cutoff = mat.AlphaCutoff
+		}
+		lit := 1.0
+		if mat.Unlit {
+			lit = 0
+		}
+		putF32(d.ubo[:], 160, cutoff)
+		putF32(d.ubo[:], 164, lit)
+		putF32(d.ubo[:], 168, float64(fr.index))
+		fr.draws = append(fr.draws, d)
+	}
+	fr.st.Draws = len(fr.draws)
+	return nil
+}
+
+// bind puts a draw's uniforms and texture where its shaders read them.
+func (fr *frameRun) bind(d *drawState, sr *stageRun) {
+	r := fr.r
+	if r.uboFor != d.index {
+		copy(r.ubo.Data, d.ubo[:])
+		r.uboFor = d.index
+	}
+	sr.d.Images[0] = d.image
+}
+
+// vertexBatch is the vertices one vertex warp shades.
+type vertexBatch struct {
+	d     *drawState
+	first int
+}
+
+func (vb *vertexBatch) initLane(lane int, frame []byte) {
+	m := vb.d.mesh
+	v := vb.first + lane
+	for _, in := range vb.d.vs.sh.inputs {
+		var val [4]float32
+		switch in.location {
+		case attrPosition:
+			p := m.Positions[v]
+			val = [4]float32{p[0], p[1], p[2], 1}
+		case attrNormal:
+			val = [4]float32{0, 0, 1, 0}
+			if m.Normals != nil {
+				n := m.Normals[v]
+				val = [4]float32{n[0], n[1], n[2], 0}
+			}
+		case attrTexCoord:
+			if m.TexCoords != nil {
+				t := m.TexCoords[v]
+				val = [4]float32{t[0], t[1], 0, 1}
+			}
+		case attrColor:
+			val = [4]float32{1, 1, 1, 1}
+			if m.Colors != nil {
+				val = m.Colors[v]
+			}
+		}
+		for c := 0; c < in.comps; c++ {
+			binary.LittleEndian.PutUint32(frame[in.offset+4*c:], math.Float32bits(val[c]))
+		}
+	}
+}
+
+func (vb *vertexBatch) builtin(b spirv.BuiltIn, lane int) (uint64, bool) {
+	switch b {
+	case spirv.BuiltInVertexIndex:
+		return uint64(vb.first + lane), true
+	case spirv.BuiltInInstanceIndex:
+		return 0, true
+	}
+	return 0, false
+}
+
+// shadeVertices runs the vertex shader over every draw's vertices, warp by
+// warp, keeping clip-space positions and varyings.
+func (fr *frameRun) shadeVertices() error {
+	r := fr.r
+	storePostTransform := r.fam != famAdreno || r.opt.Mode == Immediate || r.bins.DirectRendering
+	total := 0
+	for _, d := range fr.draws {
+		total += len(d.mesh.Positions)
+	}
+	recBytes := 16 + 4*r.nvary
+	if storePostTransform && total*recBytes > r.ptCap {
+		r.ptCap = total * recBytes
+		r.ptBase = r.va.alloc(r.ptCap)
+	}
+	fr.clip = make([][4]float32, 0, total+total/8)
+	fr.vary = make([]uint32, 0, (total+total/8)*r.nvary)
+	for _, d := range fr.draws {
+		sr := d.vs
+		sh := sr.sh
+		fr.bind(d, sr)
+		n := len(d.mesh.Positions)
+		d.vbase = int32(len(fr.clip))
+		fr.clip = fr.clip[:len(fr.clip)+n]
+		fr.vary = fr.vary[:len(fr.vary)+n*r.nvary]
+		W := sh.width
+		vb := &vertexBatch{d: d}
+		sr.vtx = vb
+		for first := 0; first < n; first += W {
+			cnt := min(W, n-first)
+			vb.first = first
+			wg := sr.d.NewPartialWorkGroup(0, cnt)
+			w := wg.Warps[0]
+			if err := r.runWarp(sh, w, nil); err != nil {
+				return err
+			}
+			for l := 0; l < cnt; l++ {
+				f := w.Private(l)
+				vi := int(d.vbase) + first + l
+				for c := 0; c < 4; c++ {
+					fr.clip[vi][c] = math.Float32frombits(binary.LittleEndian.Uint32(f[sh.posOffset+4*c:]))
+				}
+				rec := fr.vary[vi*r.nvary : (vi+1)*r.nvary]
+				for _, v := range r.varyings {
+					for c := 0; c < v.comps; c++ {
+						rec[v.word+c] = binary.LittleEndian.Uint32(f[v.vsOffset+4*c:])
+					}
+				}
+			}
+			fr.st.VertexWarps++
+			fr.st.VertexWarpInsts += w.WarpInsts
+			fr.vertexWork.add(Work{Warps: 1, WarpInsts: float64(w.WarpInsts), ThreadInsts: float64(w.ThreadInsts), WarpWidth: W})
+			sr.d.Release(wg)
+			// Attribute fetch, and the post-transform record written
+			// for the tiler and the fragment stage.
+			for _, in := range sh.inputs {
+				sz := attrComps[in.location] * 4
+				r.ms.Read(d.addrs.attr[in.location]+uint64(first*sz), cnt*sz, StreamGeometry)
+			}
+			if storePostTransform {
+				r.ms.Write(r.ptBase+uint64((int(d.vbase)+first)*recBytes), cnt*recBytes, StreamGeometry)
+			}
+		}
+		fr.st.VerticesShaded += uint64(n)
+	}
+	fr.st.VertexWarpWidth = r.vs.width
+	return nil
+}
+
+// prim is a triangle set up for rasterisation: fixed-point window
+// coordinates oriented so that its area is positive, edge functions,
+// depth and 1/w per vertex, and the pixel box of its samples.
+type prim struct {
+	draw      int32
+	provoking int32
+	v         [3]int32
+	x, y      [3]int64
+	z, iw     [3]float64
+	area      int64
+	ea, eb    [3]int64
+	ec        [3]int64
+	bias      [3]int64 // 0 on top-left edges, 1 elsewhere: inside iff E >= bias
+	bx0, by0  int32
+	bx1, by1  int32 // inclusive
+	front     bool
+}
+
+// edge evaluates edge i at pixel (px, py)'s centre.
+func (p *prim) edge(i int, px, py int) int64 {
+	X := int64(px)<<subBits + subOne/2
+	Y := int64(py)<<subBits + subOne/2
+	return p.ea[i]*X + p.eb[i]*Y + p.ec[i]
+}
+
+// covers reports whether pixel (px, py)'s centre is inside (top-left rule).
+func (p *prim) covers(px, py int) bool {
+	X := int64(px)<<subBits + subOne/2
+	Y := int64(py)<<subBits + subOne/2
+	for i := 0; i < 3; i++ {
+		if p.ea[i]*X+p.eb[i]*Y+p.ec[i] < p.bias[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// Outcode bits of a clip-space vertex.
+const (
+	outLeft = 1 << iota
+	outRight
+	outBottom
+	outTop
+	outNear
+	outFar
+	outGuard // beyond the guard band in x or y
+	outW     // w too small to divide by
+)
+
+func outcode(c [4]float32) int {
+	x, y, z, w := float64(c[0]), float64(c[1]), float64(c[2]), float64(c[3])
+	o := 0
+	if x < -w {
+		o |= outLeft
+	}
+	if x > w {
+		o |= outRight
+	}
+	if y < -w {
+		o |= outBottom
+	}
+	if y > w {
+		o |= outTop
+	}
+	if z < 0 {
+		o |= outNear
+	}
+	if z > w {
+		o |= outFar
+	}
+	if math.Abs(x) > guardBand*w || math.Abs(y) > guardBand*w {
+		o |= outGuard
+	}
+	if w < 1e-6 {
+		o |= outW
+	}
+	if math.IsNaN(x) || math.IsNaN(y) || math.IsNaN(z) || math.IsNaN(w) {
+		o |= outLeft | outRight // never drawn
+	}
+	return o
+}
+
+// assemble reads each draw's triangles, clips and culls them and sets up
+// the survivors in submission order.
+func (fr *frameRun) assemble() {
+	r := fr.r
+	for di, d := range fr.draws {
+		idx := d.mesh.Indices
+		for t := 0; t+2 < len(idx); t += 3 {
+			fr.st.PrimitivesIn++
+			v := [3]int32{d.vbase + int32(idx[t]), d.vbase + int32(idx[t+1]), d.vbase + int32(idx[t+2])}
+			o0, o1, o2 := outcode(fr.clip[v[0]]), outcode(fr.clip[v[1]]), outcode(fr.clip[v[2]])
+			if o0&o1&o2&(outLeft|outRight|outBottom|outTop|outNear|outFar) != 0 {
+				fr.st.PrimitivesCulled.Frustum++
+				continue
+			}
+			if (o0|o1|o2)&(outNear|outFar|outGuard|outW) == 0 {
+				fr.setup(int32(di), v, v[0])
+				continue
+			}
+			fr.st.PrimitivesClipped++
+			fr.clipTriangle(int32(di), v)
+		}
+		r.ms.Read(d.addrs.indices, len(idx)*4, StreamGeometry)
+	}
+}
+
+// clipScratch holds the polygon being clipped.
+type clipScratch struct {
+	poly, next []clipVert
+}
+
+type clipVert struct {
+	c    [4]float64
+	vary []float64
+}
+
+// clipTriangle clips against the near and far planes and the guard band
+// (Sutherland-Hodgman in clip space, where linear interpolation of
+// varyings is perspective-correct) and sets up the fan of what is left.
+func (fr *frameRun) clipTriangle(di int32, v [3]int32) {
+	nv := fr.r.nvary
+	mk := func(i int32) clipVert {
+		cv := clipVert{vary: make([]float64, nv)}
+		for c := 0; c < 4; c++ {
+			cv.c[c] = float64(fr.clip[i][c])
+		}
+		for k := 0; k < nv; k++ {
+			cv.vary[k] = float64(math.Float32frombits(fr.vary[int(i)*nv+k]))
+		}
+		return cv
+	}
+	poly := append(fr.poly[:0], mk(v[0]), mk(v[1]), mk(v[2]))
+	planes := []func(c [4]float64) float64{
+		func(c [4]float64) float64 { return c[2] },        // near: z >= 0
+		func(c [4]float64) float64 { return c[3] - c[2] }, // far: z <= w
+		func(c [4]float64) float64 { return c[3] - 1e-6 }, // w > 0
+		func(c [4]float64) float64 { return guardBand*c[3] - c[0] },
+		func(c [4]float64) float64 { return guardBand*c[3] + c[0] },
+		func(c [4]float64) float64 { return guardBand*c[3] - c[1] },
+		func(c [4]float64) float64 { return guardBand*c[3] + c[1] },
+	}
+	for _, plane := range planes {
+		if len(poly) < 3 {
+			break
+		}
+		next := fr.next[:0]
+		for i := range poly {
+			a, b := poly[i], poly[(i+1)%len(poly)]
+			da, db := plane(a.c), plane(b.c)
+			if da >= 0 {
+				next = append(next, a)
+			}
+			if (da >= 0) != (db >= 0) {
+				t := da / (da - db)
+				cv := clipVert{vary: make([]float64, nv)}
+				for c := 0; c < 4; c++ {
+					cv.c[c] = a.c[c] + t*(b.c[c]-a.c[c])
+				}
+				for k := 0; k < nv; k++ {
+					cv.vary[k] = a.vary[k] + t*(b.vary[k]-a.vary[k])
+				}
+				next = append(next, cv)
+			}
+		}
+		fr.next, fr.poly = poly, next
+		poly = next
+	}
+	fr.poly = poly
+	if len(poly) < 3 {
+		fr.st.PrimitivesCulled.Frustum++
+		return
+	}
+	// New vertices; integer (flat) varyings come from the provoking vertex.
+	ids := make([]int32, len(poly))
+	for i, cv := range poly {
+		ids[i] = int32(len(fr.clip))
+		fr.clip = append(fr.clip, [4]float32{float32(cv.c[0]), float32(cv.c[1]), float32(cv.c[2]), float32(cv.c[3])})
+		for _, vr := range fr.r.varyings {
+			for c := 0; c < vr.comps; c++ {
+				k := vr.word + c
+				if vr.float {
+					fr.vary = append(fr.vary, math.Float32bits(float32(cv.vary[k])))
+				} else {
+					fr.vary = append(fr.vary, fr.vary[int(v[0])*nv+k])
+				}
+			}
+		}
+	}
+	for i := 1; i+1 < len(poly); i++ {
+		fr.setup(di, [3]int32{ids[0], ids[i], ids[i+1]}, v[0])
+	}
+}
+
+// setup projects a triangle to the viewport, snaps it, culls zero-area and
+// back-facing triangles and computes its edge functions.
+func (fr *frameRun) setup(di int32, v [3]int32, provoking int32) {
+	r := fr.r
+	W, H := float64(r.opt.Width), float64(r.opt.Height)
+	var p prim
+	p.draw, p.provoking, p.v = di, provoking, v
+	for i := 0; i < 3; i++ {
+		c := fr.clip[v[i]]
+		iw := 1 / float64(c[3])
+		xw := (float64(c[0])*iw + 1) * W / 2
+		yw := (float64(c[1])*iw + 1) * H / 2
+		p.x[i] = int64(math.Round(xw * subOne))
+		p.y[i] = int64(math.Round(yw * subOne))
+		p.z[i] = float64(c[2]) * iw
+		p.iw[i] = iw
+	}
+	area := (p.x[1]-p.x[0])*(p.y[2]-p.y[0]) - (p.x[2]-p.x[0])*(p.y[1]-p.y[0])
+	if area == 0 {
+		fr.st.PrimitivesCulled.ZeroArea++
+		return
+	}
+	// With y down the frame buffer, a triangle counter-clockwise on
+	// screen (glTF's front face) has negative area here.
+	p.front = area < 0
+	if fr.draws[di].cullBack && !p.front {
+		fr.st.PrimitivesCulled.BackFace++
+		return
+	}
+	if area < 0 {
+		p.v[1], p.v[2] = p.v[2], p.v[1]
+		p.x[1], p.x[2] = p.x[2], p.x[1]
+		p.y[1], p.y[2] = p.y[2], p.y[1]
+		p.z[1], p.z[2] = p.z[2], p.z[1]
+		p.iw[1], p.iw[2] = p.iw[2], p.iw[1]
+		area = -area
+	}
+	p.area = area
+	for i := 0; i < 3; i++ {
+		j, k := (i+1)%3, (i+2)%3
+		dx, dy := p.x[k]-p.x[j], p.y[k]-p.y[j]
+		p.ea[i] = -dy
+		p.eb[i] = dx
+		p.ec[i] = dy*p.x[j] - dx*p.y[j]
+		if dy < 0 || (dy == 0 && dx > 0) {
+			p.bias[i] = 0 // top or left edge: samples on it are inside
+		} else {
+			p.bias[i] = 1
+		}
+	}
+	minX := min(p.x[0], p.x[1], p.x[2])
+	maxX := max(p.x[0], p.x[1], p.x[2])
+	minY := min(p.y[0], p.y[1], p.y[2])
+	maxY := max(p.y[0], p.y[1], p.y[2])
+	// Pixels whose centres (px + 0.5) can be inside.
+	bx0 := ceilDiv(minX-subOne/2, subOne)
+	bx1 := floorDiv(maxX-subOne/2, subOne)
+	by0 := ceilDiv(minY-subOne/2, subOne)
+	by1 := floorDiv(maxY-subOne/2, subOne)
+	if bx1 < 0 || by1 < 0 || bx0 >= int64(r.opt.Width) || by0 >= int64(r.opt.Height) || maxX < 0 || maxY < 0 ||
+		minX > int64(r.opt.Width)<<subBits || minY > int64(r.opt.Height)<<subBits {
+		fr.st.PrimitivesCulled.Frustum++
+		return
+	}
+	p.bx0 = int32(max(bx0, 0))
+	p.by0 = int32(max(by0, 0))
+	p.bx1 = int32(min(bx1, int64(r.opt.Width)-1))
+	p.by1 = int32(min(by1, int64(r.opt.Height)-1))
+	fr.prims = append(fr.prims, p)
+}
+
+func floorDiv(a, b int64) int64 {
+	q := a / b
+	if (a%b != 0) && ((a < 0) != (b < 0)) {
+		q--
+	}
+	return q
+}
+
+func ceilDiv(a, b int64) int64 { return -floorDiv(-a, b) }
+
+// coversSample reports whether a primitive covers at least one pixel
+// centre: exactly for boxes up to 1024 pixels, assumed for larger ones.
+func (p *prim) coversSample() bool {
+	if p.bx0 > p.bx1 || p.by0 > p.by1 {
+		return false
+	}
+	if int(p.bx1-p.bx0+1)*int(p.by1-p.by0+1) > 1024 {
+		return true
+	}
+	for py := int(p.by0); py <= int(p.by1); py++ {
+		for px := int(p.bx0); px <= int(p.bx1); px++ {
+			if p.covers(px, py) {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,481 @@
+package gfx
+
+import (
+	"encoding/binary"
+	"math"
+	"math/bits"
+
+	"github.com/pocketgpu/pocketgpu/emu"
+	"github.com/pocketgpu/pocketgpu/gfx/layout"
+	"github.com/pocketgpu/pocketgpu/spirv"
+)
+
+// target is where fragments land: a tile buffer or GMEM bin (tiled), or
+// the whole frame buffer in memory (immediate).
+type target struct {
+	x0, y0, w, h int // rectangle of the screen it covers
+	color        []uint32
+	depth        []float32
+
+	// Immediate mode: colour lives in the frame buffer (fb through fbImg)
+	// and both colour and depth accesses go through the memory system.
+	immediate bool
+	fb        []byte
+	fbImg     layout.Image
+	fbBase    uint64
+	depthImg  layout.Image
+	depthBase uint64
+	ms        *memSystem
+
+	tileBytes *uint64 // on-chip traffic (tiled)
+}
+
+func packRGBA(c [4]uint8) uint32 {
+	return uint32(c[0]) | uint32(c[1])<<8 | uint32(c[2])<<16 | uint32(c[3])<<24
+}
+
+// reset makes t a cleared on-chip buffer for the rectangle.
+func (t *target) reset(x0, y0, w, h int) {
+	t.x0, t.y0, t.w, t.h = x0, y0, w, h
+	n := w * h
+	if cap(t.color) < n {
+		t.color = make([]uint32, n)
+		t.depth = make([]float32, n)
+	}
+	t.color, t.depth = t.color[:n], t.depth[:n]
+	c := packRGBA(ClearColor)
+	for i := range t.color {
+		t.color[i] = c
+		t.depth[i] = clearDepth
+	}
+}
+
+func (t *target) readDepth(x, y int) float32 {
+	i := (y-t.y0)*t.w + (x - t.x0)
+	if t.immediate {
+		t.ms.Read(t.depthBase+uint64(t.depthImg.Offset(x, y)), 4, StreamFramebuffer)
+	} else {
+		*t.tileBytes += 4
+	}
+	return t.depth[i]
+}
+
+func (t *target) writeDepth(x, y int, z float32) {
+	t.depth[(y-t.y0)*t.w+(x-t.x0)] = z
+	if t.immediate {
+		t.ms.Write(t.depthBase+uint64(t.depthImg.Offset(x, y)), 4, StreamFramebuffer)
+	} else {
+		*t.tileBytes += 4
+	}
+}
+
+func (t *target) readColor(x, y int) uint32 {
+	if t.immediate {
+		o := t.fbImg.Offset(x, y)
+		t.ms.Read(t.fbBase+uint64(o), 4, StreamFramebuffer)
+		return binary.LittleEndian.Uint32(t.fb[o:])
+	}
+	*t.tileBytes += 4
+	return t.color[(y-t.y0)*t.w+(x-t.x0)]
+}
+
+func (t *target) writeColor(x, y int, c uint32) {
+	if t.immediate {
+		o := t.fbImg.Offset(x, y)
+		t.ms.Write(t.fbBase+uint64(o), 4, StreamFramebuffer)
+		binary.LittleEndian.PutUint32(t.fb[o:], c)
+		return
+	}
+	*t.tileBytes += 4
+	t.color[(y-t.y0)*t.w+(x-t.x0)] = c
+}
+
+// quad is a 2×2 block of pixels of one primitive waiting to be shaded:
+// cov has a bit per pixel (x + 2y) inside the primitive and the target,
+// live the pixels that passed the early depth test (or all covered ones
+// when depth is tested late).
+type quad struct {
+	prim      int32
+	x, y      int32
+	cov, live uint8
+	cell      int32
+}
+
+// laneInfo is what a fragment lane was set up with.
+type laneInfo struct {
+	z, w float64 // depth, interpolated 1/w for FragCoord
+	pc   [3]float64
+}
+
+// fragUnit rasterises primitives into a target and shades their quads in
+// warps on one core.
+type fragUnit struct {
+	fr     *frameRun
+	tgt    *target
+	core   int // which texture cache
+	cell   int32
+	cellOf func(x, y int) int32 // immediate mode: heatmap cell of a pixel
+
+	batch     []quad
+	batchDraw int32
+	batchID   int32
+	stamp     []int32 // per quad position of the target: the batch holding it
+	lanes     [emu.MaxWidth]laneInfo
+	trace     emu.Trace
+	recent    [4]uint64
+	// roundRobin spreads warps over all cores (Adreno bins, immediate
+	// mode); otherwise the unit's core shades everything (a Mali tile).
+	roundRobin bool
+	warps      int
+}
+
+func newFragUnit(fr *frameRun, t *target) *fragUnit {
+	return &fragUnit{fr: fr, tgt: t, batchDraw: -1, batchID: 1}
+}
+
+// begin points the unit at a (reset) target covering a new rectangle.
+func (fu *fragUnit) begin(cell int32) {
+	t := fu.tgt
+	n := ((t.w + 1) / 2) * ((t.h + 1) / 2)
+	if cap(fu.stamp) < n {
+		fu.stamp = make([]int32, n)
+	}
+	fu.stamp = fu.stamp[:n]
+	clear(fu.stamp)
+	fu.batchID = 1
+	fu.cell = cell
+}
+
+// raster walks the quads of primitive pi inside the target.
+func (fu *fragUnit) raster(pi int32) error {
+	fr := fu.fr
+	p := &fr.prims[pi]
+	t := fu.tgt
+	x0, y0 := max(int(p.bx0), t.x0), max(int(p.by0), t.y0)
+	x1, y1 := min(int(p.bx1), t.x0+t.w-1), min(int(p.by1), t.y0+t.h-1)
+	if x0 > x1 || y0 > y1 {
+		return nil
+	}
+	x0 &^= 1
+	y0 &^= 1
+	for qy := y0; qy <= y1; qy += 2 {
+		for qx := x0; qx <= x1; qx += 2 {
+			var cov uint8
+			for k := 0; k < 4; k++ {
+				px, py := qx+k&1, qy+k>>1
+				if px < t.x0 || px >= t.x0+t.w || py < t.y0 || py >= t.y0+t.h || px > int(p.bx1) || py > int(p.by1) {
+					continue
+				}
+				if p.covers(px, py) {
+					cov |= 1 << k
+				}
+			}
+			if cov != 0 {
+				if err := fu.addQuad(pi, p, qx, qy, cov); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// interp sets up lane information for pixel (px, py) of p: depth and
+// perspective-correct barycentrics (extrapolated for helper pixels).
+func (p *prim) interp(px, py int) laneInfo {
+	var li laneInfo
+	var lam [3]float64
+	inv := 1 / float64(p.area)
+	for i := 0; i < 3; i++ {
+		lam[i] = float64(p.edge(i, px, py)) * inv
+	}
+	var s float64
+	for i := 0; i < 3; i++ {
+		li.z += lam[i] * p.z[i]
+		li.pc[i] = lam[i] * p.iw[i]
+		s += li.pc[i]
+	}
+	li.w = s
+	if s != 0 {
+		for i := range li.pc {
+			li.pc[i] /= s
+		}
+	}
+	return li
+}
+
+func (fu *fragUnit) addQuad(pi int32, p *prim, qx, qy int, cov uint8) error {
+	fr := fu.fr
+	d := fr.draws[p.draw]
+	t := fu.tgt
+	fr.st.FragmentsRasterized += uint64(bits.OnesCount8(cov))
+	live := cov
+	if !d.lateZ {
+		live = 0
+		for k := 0; k < 4; k++ {
+			if cov&(1<<k) == 0 {
+				continue
+			}
+			px, py := qx+k&1, qy+k>>1
+			z := float32(p.interp(px, py).z)
+			if z < t.readDepth(px, py) {
+				live |= 1 << k
+				if d.depthWrite {
+					t.writeDepth(px, py, z)
+				}
+			} else {
+				fr.st.EarlyZKilled++
+			}
+		}
+		if live == 0 {
+			return nil
+		}
+	}
+	si := ((qy-t.y0)/2)*((t.w+1)/2) + (qx-t.x0)/2
+	if len(fu.batch) > 0 && (fu.batchDraw != p.draw || fu.stamp[si] == fu.batchID) {
+		if err := fu.flush(); err != nil {
+			return err
+		}
+	}
+	fu.batchDraw = p.draw
+	fu.stamp[si] = fu.batchID
+	cell := fu.cell
+	if fu.cellOf != nil {
+		cell = fu.cellOf(qx, qy)
+	}
+	fu.batch = append(fu.batch, quad{prim: pi, x: int32(qx), y: int32(qy), cov: cov, live: live, cell: cell})
+	if len(fu.batch)*4 >= d.fs.sh.width {
+		return fu.flush()
+	}
+	return nil
+}
+
+func (fu *fragUnit) initLane(lane int, frame []byte) {
+	fr := fu.fr
+	q := &fu.batch[lane/4]
+	k := lane % 4
+	p := &fr.prims[q.prim]
+	li := p.interp(int(q.x)+k&1, int(q.y)+k>>1)
+	fu.lanes[lane] = li
+	nv := fr.r.nvary
+	r0 := fr.vary[int(p.v[0])*nv:]
+	r1 := fr.vary[int(p.v[1])*nv:]
+	r2 := fr.vary[int(p.v[2])*nv:]
+	rp := fr.vary[int(p.provoking)*nv:]
+	for _, v := range fr.r.varyings {
+		for c := 0; c < v.comps; c++ {
+			w := v.word + c
+			var bitsOut uint32
+			if v.float {
+				a := float64(math.Float32frombits(r0[w]))
+				b := float64(math.Float32frombits(r1[w]))
+				cc := float64(math.Float32frombits(r2[w]))
+				bitsOut = math.Float32bits(float32(li.pc[0]*a + li.pc[1]*b + li.pc[2]*cc))
+			} else {
+				bitsOut = rp[w]
+			}
+			binary.LittleEndian.PutUint32(frame[v.fsOffset+4*c:], bitsOut)
+		}
+	}
+}
+
+func (fu *fragUnit) builtin(b spirv.BuiltIn, lane, comp int) (uint64, bool) {
+	if lane/4 >= len(fu.batch) {
+		return 0, true // a lane past the batch: it does not run
+	}
+	q := &fu.batch[lane/4]
+	k := lane % 4
+	switch b {
+	case spirv.BuiltInFragCoord:
+		li := &fu.lanes[lane]
+		var v float64
+		switch comp {
+		case 0:
+			v = float64(int(q.x)+k&1) + 0.5
+		case 1:
+			v = float64(int(q.y)+k>>1) + 0.5
+		case 2:
+			v = li.z
+		default:
+			v = li.w
+		}
+		return uint64(math.Float32bits(float32(v))), true
+	case spirv.BuiltInFrontFacing:
+		if fu.fr.prims[q.prim].front {
+			return 1, true
+		}
+		return 0, true
+	case spirv.BuiltInHelperInvocation:
+		if q.cov&(1<<k) == 0 {
+			return 1, true
+		}
+		return 0, true
+	}
+	return 0, false
+}
+
+// flush shades the batch in one warp and writes its surviving fragments.
+func (fu *fragUnit) flush() error {
+	if len(fu.batch) == 0 {
+		return nil
+	}
+	fr := fu.fr
+	r := fr.r
+	d := fr.draws[fu.batchDraw]
+	sr := d.fs
+	sh := sr.sh
+	fr.bind(d, sr)
+	sr.fu = fu
+	n := len(fu.batch) * 4
+	wg := sr.d.NewPartialWorkGroup(0, n)
+	w := wg.Warps[0]
+	w.Trace = &fu.trace
+	if fu.roundRobin {
+		fu.core = fu.warps % max(r.g.Cores, 1)
+	}
+	fu.warps++
+	tc := r.tex[(fu.core/max(r.g.Texture.CoresPerUnit, 1))%len(r.tex)]
+	var samples uint64
+	err := r.runWarp(sh, w, func() { samples += fu.textureStep(tc) })
+	w.Trace = nil
+	if err != nil {
+		sr.d.Release(wg)
+		return err
+	}
+	t := fu.tgt
+	var written uint64
+	for lane := 0; lane < n; lane++ {
+		q := &fu.batch[lane/4]
+		k := lane % 4
+		if q.cov&(1<<k) == 0 {
+			fr.st.HelperLanes++
+			continue
+		}
+		if q.live&(1<<k) == 0 {
+			continue
+		}
+		fr.st.FragmentsShaded++
+		if w.Killed.Has(lane) {
+			fr.st.Discarded++
+			continue
+		}
+		px, py := int(q.x)+k&1, int(q.y)+k>>1
+		f := w.Private(lane)
+		if d.lateZ {
+			z := float32(fu.lanes[lane].z)
+			if sh.fragDepth >= 0 {
+				z = math.Float32frombits(binary.LittleEndian.Uint32(f[sh.fragDepth:]))
+				z = float32(math.Min(math.Max(float64(z), 0), 1))
+			}
+			if !(z < t.readDepth(px, py)) {
+				fr.st.LateZKilled++
+				continue
+			}
+			if d.depthWrite {
+				t.writeDepth(px, py, z)
+			}
+		}
+		var src [4]float64
+		src[3] = 1
+		for c := 0; c < sh.colorComps && c < 4; c++ {
+			src[c] = float64(math.Float32frombits(binary.LittleEndian.Uint32(f[sh.colorOffset+4*c:])))
+		}
+		var out [4]uint8
+		if d.blend {
+			dst := t.readColor(px, py)
+			a := clamp01(src[3])
+			for c := 0; c < 3; c++ {
+				dc := float64(uint8(dst>>(8*c))) / 255
+				out[c] = unorm8(src[c]*a + dc*(1-a))
+			}
+			out[3] = unorm8(a + float64(uint8(dst>>24))/255*(1-a))
+			fr.st.Blended++
+		} else {
+			for c := 0; c < 4; c++ {
+				out[c] = unorm8(src[c])
+			}
+		}
+		t.writeColor(px, py, packRGBA(out))
+		written++
+		if c := q.cell; c >= 0 && int(c) < len(fr.work) {
+			fr.work[c].Fragments++
+		}
+	}
+	fr.st.FragmentsWritten += written
+	fr.st.FragmentWarps++
+	fr.st.FragmentWarpInsts += w.WarpInsts
+	fr.st.FragmentThreadInsts += w.ThreadInsts
+	fr.st.TextureSamples += samples
+	// Share the warp's work among the cells of its quads.
+	share := 1 / float64(len(fu.batch))
+	for i := range fu.batch {
+		c := fu.batch[i].cell
+		if c < 0 || int(c) >= len(fr.work) {
+			continue
+		}
+		wk := &fr.work[c]
+		wk.Warps += share
+		wk.WarpInsts += float64(w.WarpInsts) * share
+		wk.ThreadInsts += float64(w.ThreadInsts) * share
+		wk.TexSamples += float64(samples) * share
+		wk.WarpWidth = sh.width
+	}
+	sr.d.Release(wg)
+	fu.batch = fu.batch[:0]
+	fu.batchID++
+	return nil
+}
+
+// textureStep feeds one step's texel fetches to the texture cache: each
+// distinct line a lane's fetches touch is looked up once (fetches of one
+// bilinear footprint share lines), misses are filled from L2. It returns
+// the samples taken (active lanes per texture instruction).
+func (fu *fragUnit) textureStep(tc *texCache) uint64 {
+	tr := &fu.trace
+	if len(tr.Accesses) == 0 {
+		return 0
+	}
+	fr := fu.fr
+	ms := fr.r.ms
+	shift := tc.c.lineShift
+	lb := tc.c.lineBytes()
+	var samples uint64
+	active := uint64(tr.Active.Count())
+	for _, a := range tr.Accesses {
+		if a.Kind != emu.AccessTexture {
+			continue
+		}
+		samples += active
+		fu.recent = [4]uint64{^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0)}
+		ri := 0
+		for _, addr := range tr.Addrs[a.Start : a.Start+a.N] {
+			line := addr >> shift
+			if line == fu.recent[0] || line == fu.recent[1] || line == fu.recent[2] || line == fu.recent[3] {
+				continue
+			}
+			fu.recent[ri&3] = line
+			ri++
+			hit, _, _, _ := tc.c.access(line, false, StreamTexture)
+			if hit {
+				fr.st.TexCacheHits++
+			} else {
+				fr.st.TexCacheMisses++
+				ms.Read(line<<shift, lb, StreamTexture)
+			}
+		}
+	}
+	return samples
+}
+
+func clamp01(v float64) float64 {
+	if !(v > 0) {
+		return 0
+	}
+	if v > 1 {
+		return 1
+	}
+	return v
+}
+
+// unorm8 converts a colour channel to 8 bits, rounding to nearest.
+func unorm8(v float64) uint8 { return uint8(math.Floor(clamp01(v)*255 + 0.5)) }

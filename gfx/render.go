@@ -1,0 +1,456 @@
+// Package gfx renders scenes the way tile-based mobile GPUs do, and counts
+// what it costs: vertex shading through the functional executor, clipping
+// and culling, then either
+//
+//   - Mali (Midgard, Bifrost): hierarchical tiling into 16×16 tiles and
+//     power-of-two bins, polygon lists in memory, per-tile shading in the
+//     shader core's tile buffer, transaction elimination by CRC and
+//     write-back in u-interleaved layout (seeds 000, 002);
+//   - Adreno: a binning pass writing visibility streams, one pass per bin
+//     in GMEM, resolves to system memory, or direct rendering when the
+//     attachments do not fit (seeds 001, 004);
+//   - other families: flat binning into the GPU's nominal tiles;
+//
+// or an immediate-mode baseline whose colour and depth traffic goes
+// through L2 to DRAM. Fragments are shaded per 2×2 quad in warps of the
+// GPU's width by the executor, with texture sampling through a model of
+// the texture caches. Tiled and immediate rendering produce the same
+// image bit for bit. docs/rendering.md describes the model and its
+// sources.
+package gfx
+
+import (
+	"fmt"
+	"image"
+	"math"
+
+	"github.com/pocketgpu/pocketgpu/arch"
+	"github.com/pocketgpu/pocketgpu/emu"
+	"github.com/pocketgpu/pocketgpu/gfx/layout"
+	"github.com/pocketgpu/pocketgpu/gfx/scene"
+	"github.com/pocketgpu/pocketgpu/gfx/shaders"
+	"github.com/pocketgpu/pocketgpu/ir"
+	"github.com/pocketgpu/pocketgpu/spirv"
+)
+
+// Mode is how frames are rendered.
+type Mode uint8
+
+const (
+	Tiled Mode = iota
+	Immediate
+)
+
+func (m Mode) String() string {
+	if m == Immediate {
+		return "immediate"
+	}
+	return "tiled"
+}
+
+// ParseMode reads "tiled" or "immediate".
+func ParseMode(s string) (Mode, error) {
+	switch s {
+	case "tiled":
+		return Tiled, nil
+	case "immediate":
+		return Immediate, nil
+	}
+	return 0, inputErrorf("unknown mode %q (tiled or immediate)", s)
+}
+
+// MaxFrameSide is the largest frame width or height accepted. assumed:
+// 16384, the maxFramebufferWidth/Height Vulkan drivers report for Adreno
+// 6xx (Mesa turnip) and the 2D texture limit of Mali Bifrost (Arm Mali
+// GPU datasheets); arch has no parameter for it.
+const MaxFrameSide = 16384
+
+// Options configure a renderer.
+type Options struct {
+	Width, Height int
+	Mode          Mode
+	// Layout of the colour buffer in memory; LayoutSet false picks the
+	// family's own: u-interleaved on Mali, linear elsewhere.
+	Layout    layout.Kind
+	LayoutSet bool
+	// VS and FS replace the default shaders (SPIR-V); VSName and FSName
+	// name them in messages.
+	VS, FS         []byte
+	VSName, FSName string
+	// OrbitDeg turns a perspective camera about its target by this many
+	// degrees per frame.
+	OrbitDeg float64
+	// Cost prices the work; nil is Estimate.
+	Cost CostModel
+	// MaxWarpInsts bounds one shader warp (0: 1<<22).
+	MaxWarpInsts uint64
+}
+
+// ClearColor is the colour every frame starts from (opaque dark grey).
+var ClearColor = [4]uint8{24, 24, 28, 255}
+
+// clearDepth is the depth buffer's initial value (the far plane).
+const clearDepth = 1.0
+
+// family is the tiling model a GPU gets.
+type family uint8
+
+const (
+	famMali family = iota
+	famAdreno
+	famGeneric
+)
+
+// Renderer renders a scene on a GPU, frame after frame; it keeps what
+// persists between frames (the colour buffer in memory, the CRCs of its
+// tiles).
+type Renderer struct {
+	g    *arch.GPU
+	sc   *scene.Scene
+	opt  Options
+	fam  family
+	cost CostModel
+
+	vs, fs, fsMasked *shader
+	varyings         []varying
+	nvary            int
+	stageRuns        map[stageKey]*stageRun
+
+	mem    *emu.Memory
+	ubo    *emu.Buffer
+	uboFor int
+	images []*emu.Image
+	white  *emu.Image
+
+	ms  *memSystem
+	tex []*texCache
+	va  virtual
+
+	meshAddr []meshAddrs
+	ptBase   uint64 // post-transform vertex buffer
+	ptCap    int
+
+	fbImg     layout.Image
+	fbBase    uint64
+	fb        []byte
+	depthImg  layout.Image
+	depthBase uint64
+	crcBase   uint64
+	crcs      []uint32
+	crcValid  []bool
+
+	tileW, tileH int        // Mali and generic tiles
+	bins         *BinLayout // Adreno
+	polyBase     uint64     // polygon-list heap / visibility streams
+	frame        int
+}
+
+// meshAddrs are the GPU addresses of a mesh's vertex streams.
+type meshAddrs struct {
+	attr    [numAttrs]uint64
+	indices uint64
+}
+
+type stageKey struct {
+	sh      *shader
+	sampler uint64
+}
+
+// stageRun is a dispatch of one shader with one sampler; ctx tells its
+// hooks which lanes hold what.
+type stageRun struct {
+	sh  *shader
+	d   *emu.Dispatch
+	vtx *vertexBatch
+	fu  *fragUnit
+}
+
+// New prepares a renderer: it checks the options, loads and links the
+// shaders and lays out the GPU-side buffers.
+func New(g *arch.GPU, sc *scene.Scene, opt Options) (*Renderer, error) {
+	if opt.Width < 1 || opt.Height < 1 {
+		return nil, inputErrorf("frame size %dx%d: width and height must be at least 1", opt.Width, opt.Height)
+	}
+	if opt.Width > MaxFrameSide || opt.Height > MaxFrameSide {
+		return nil, inputErrorf("frame size %dx%d is over %s's limit of %d pixels a side", opt.Width, opt.Height, g.ID, MaxFrameSide)
+	}
+	if math.IsNaN(opt.OrbitDeg) || math.IsInf(opt.OrbitDeg, 0) {
+		return nil, inputErrorf("camera orbit %v is not a number of degrees", opt.OrbitDeg)
+	}
+	if err := sc.Validate(); err != nil {
+		return nil, &InputError{Msg: "scene: " + err.Error()}
+	}
+	r := &Renderer{g: g, sc: sc, opt: opt, cost: opt.Cost, stageRuns: map[stageKey]*stageRun{}, uboFor: -1}
+	if r.cost == nil {
+		r.cost = Estimate{GPU: g}
+	}
+	if r.opt.MaxWarpInsts == 0 {
+		r.opt.MaxWarpInsts = 1 << 22
+	}
+	switch g.Family {
+	case arch.Midgard, arch.Bifrost:
+		r.fam = famMali
+	case arch.Adreno:
+		r.fam = famAdreno
+	default:
+		r.fam = famGeneric
+	}
+	if err := r.loadShaders(); err != nil {
+		return nil, err
+	}
+	if err := r.configureTiling(); err != nil {
+		return nil, err
+	}
+	r.mem = emu.NewMemory()
+	r.ubo = r.mem.Alloc(shaders.DrawBlockSize, "draw uniforms", true)
+	for i := range sc.Textures {
+		t := &sc.Textures[i]
+		r.images = append(r.images, r.newImage(t.Name, t.Width, t.Height, t.Pixels))
+	}
+	r.white = r.newImage("white", 1, 1, []byte{255, 255, 255, 255})
+	r.ms = newMemSystem(g)
+	units := max(g.Cores/max(g.Texture.CoresPerUnit, 1), 1)
+	for i := 0; i < units; i++ {
+		r.tex = append(r.tex, newTexCache(g))
+	}
+	for i := range sc.Meshes {
+		m := &sc.Meshes[i]
+		var a meshAddrs
+		for k := 0; k < numAttrs; k++ {
+			a.attr[k] = r.va.alloc(len(m.Positions) * attrComps[k] * 4)
+		}
+		a.indices = r.va.alloc(len(m.Indices) * 4)
+		r.meshAddr = append(r.meshAddr, a)
+	}
+	kind := layout.Linear
+	if r.fam == famMali {
+		kind = layout.UInterleaved
+	}
+	if opt.LayoutSet {
+		kind = opt.Layout
+	}
+	r.fbImg = layout.Image{Kind: kind, Width: opt.Width, Height: opt.Height, BPP: 4}
+	r.fb = make([]byte, r.fbImg.Size())
+	r.fbBase = r.va.alloc(r.fbImg.Size())
+	r.depthImg = layout.Image{Kind: kind, Width: opt.Width, Height: opt.Height, BPP: 4}
+	r.depthBase = r.va.alloc(r.depthImg.Size())
+	nt := r.fbImg.TilesX() * r.fbImg.TilesY()
+	r.crcs = make([]uint32, nt)
+	r.crcValid = make([]bool, nt)
+	r.crcBase = r.va.alloc(nt * crcBytesPerTile)
+	return r, nil
+}
+
+func (r *Renderer) newImage(name string, w, h int, pix []byte) *emu.Image {
+	img := &emu.Image{Dim: spirv.Dim2D, Width: w, Height: h, Depth: 1, Channels: 4, Type: emu.ChanUNorm8, RowPitch: w * 4, SlicePitch: w * h * 4}
+	img.Buf = r.mem.Alloc(len(pix), "texture "+name, true)
+	copy(img.Buf.Data, pix)
+	return img
+}
+
+func (r *Renderer) loadShaders() error {
+	g := r.g
+	vsSrc, vsName := shaders.Vertex, "default.vert"
+	if r.opt.VS != nil {
+		vsSrc, vsName = r.opt.VS, r.opt.VSName
+	}
+	var err error
+	if r.vs, err = loadShader(g, vsSrc, vsName, spirv.ExecutionModelVertex); err != nil {
+		return err
+	}
+	if r.opt.FS != nil {
+		if r.fs, err = loadShader(g, r.opt.FS, r.opt.FSName, spirv.ExecutionModelFragment); err != nil {
+			return err
+		}
+		r.fsMasked = r.fs
+	} else {
+		if r.fs, err = loadShader(g, shaders.Fragment, "default.frag", spirv.ExecutionModelFragment); err != nil {
+			return err
+		}
+		if r.fsMasked, err = loadShader(g, shaders.FragmentMasked, "masked.frag", spirv.ExecutionModelFragment); err != nil {
+			return err
+		}
+	}
+	if r.varyings, r.nvary, err = linkVaryings(r.vs, r.fs); err != nil {
+		return err
+	}
+	if r.fsMasked != r.fs {
+		v2, _, err := linkVaryings(r.vs, r.fsMasked)
+		if err != nil {
+			return err
+		}
+		if len(v2) != len(r.varyings) {
+			return fmt.Errorf("internal: the default fragment shaders read different inputs")
+		}
+	}
+	return nil
+}
+
+// configureTiling checks the GPU's tiling parameters and derives the tile
+// or bin layout.
+func (r *Renderer) configureTiling() error {
+	g := r.g
+	switch r.fam {
+	case famMali:
+		r.tileW, r.tileH = layout.TileSize, layout.TileSize
+		// Colour RGBA8 plus 32-bit depth/stencil must fit the tile buffer
+		// (seed 000 §Rasterization and Tiled Rendering: 256 bits per pixel).
+		if bits := g.Tiling.TileBufferBitsPerPixel; bits > 0 && bits < 64 {
+			return inputErrorf("%s's tile buffer holds %d bits per pixel; RGBA8 colour and 32-bit depth need 64", g.ID, bits)
+		}
+	case famAdreno:
+		if r.opt.Mode == Immediate {
+			return nil
+		}
+		bl, err := AdrenoBins(g, BinQuery{Width: r.opt.Width, Height: r.opt.Height, Colors: []string{"rgba8"}, Depth: "d24s8", MSAA: 1})
+		if err != nil {
+			return err
+		}
+		r.bins = bl
+	default:
+		r.tileW, r.tileH = max(g.Tiling.TileWidth, 2), max(g.Tiling.TileHeight, 2)
+		r.tileW += r.tileW % 2
+		r.tileH += r.tileH % 2
+	}
+	return nil
+}
+
+// stage returns the dispatch of sh with a sampler, creating it the first
+// time.
+func (r *Renderer) stage(sh *shader, sampler uint64) (*stageRun, error) {
+	k := stageKey{sh, sampler}
+	if sr, ok := r.stageRuns[k]; ok {
+		return sr, nil
+	}
+	sr := &stageRun{sh: sh}
+	p := sh.ir
+	params := make([]emu.ParamValue, len(p.Params))
+	if sh.drawParam >= 0 {
+		params[sh.drawParam] = emu.ParamValue{Slots: []uint64{r.ubo.Base}}
+	}
+	if sh.texParam >= 0 {
+		params[sh.texParam] = emu.ParamValue{Slots: []uint64{0, sampler}}
+	}
+	d := &emu.Dispatch{Prog: sh.prog, Mem: r.mem, Width: sh.width, Dims: 1, Global: [3]int{sh.width, 1, 1}, Local: [3]int{sh.width, 1, 1},
+		Params: params, Images: []*emu.Image{r.white}, MaxWarpInsts: math.MaxUint64}
+	if p.Model == spirv.ExecutionModelVertex {
+		d.InitLane = func(w *emu.Warp, lane int, frame []byte) { sr.vtx.initLane(lane, frame) }
+		d.Builtin = func(b spirv.BuiltIn, w *emu.Warp, lane, comp int) (uint64, bool) { return sr.vtx.builtin(b, lane) }
+	} else {
+		d.InitLane = func(w *emu.Warp, lane int, frame []byte) { sr.fu.initLane(lane, frame) }
+		d.Builtin = func(b spirv.BuiltIn, w *emu.Warp, lane, comp int) (uint64, bool) { return sr.fu.builtin(b, lane, comp) }
+	}
+	if err := d.Init(); err != nil {
+		return nil, fmt.Errorf("%s: %w", sh.name, err)
+	}
+	sr.d = d
+	r.stageRuns[k] = sr
+	return sr, nil
+}
+
+// samplerBits encodes a material's sampler for the executor.
+func samplerBits(s scene.Sampler) uint64 {
+	mode := uint32(3) // repeat
+	switch s.Wrap {
+	case scene.ClampToEdge:
+		mode = 1
+	case scene.MirroredRepeat:
+		mode = 4
+	}
+	filter := uint32(1)
+	if s.Filter == scene.Nearest {
+		filter = 0
+	}
+	return ir.EncodeSampler(mode, true, filter)
+}
+
+// runWarp steps a warp to the end; each step's trace (if the warp has one)
+// goes to onStep.
+func (r *Renderer) runWarp(sh *shader, w *emu.Warp, onStep func()) error {
+	for {
+		st := w.Step()
+		if onStep != nil {
+			onStep()
+		}
+		switch st {
+		case emu.Done:
+			return nil
+		case emu.Faulted:
+			return fmt.Errorf("%s: %w", sh.name, w.Err())
+		case emu.AtBarrier:
+			return inputErrorf("%s reached a barrier, which graphics shaders cannot use", sh.name)
+		}
+		if w.WarpInsts > r.opt.MaxWarpInsts {
+			return fmt.Errorf("%s did not finish within %d warp instructions for one warp: %w", sh.name, r.opt.MaxWarpInsts, emu.ErrBudget)
+		}
+	}
+}
+
+// Frame is one rendered frame.
+type Frame struct {
+	Index int
+	Image *image.NRGBA
+	Stats FrameStats
+	// Tiles are the per-tile (Mali, generic), per-bin (Adreno) or
+	// per-16×16-cell (immediate) figures behind the heatmaps.
+	Tiles TileGrid
+}
+
+// TileGrid holds per-tile figures in raster order.
+type TileGrid struct {
+	TileWidth, TileHeight int
+	X, Y                  int // tiles across and down
+	Prims                 []uint64
+	Cycles                []float64
+	// State is TileWritten, TileEliminated or TileNone per tile.
+	State []TileState
+}
+
+// TileState says what happened to a tile's write-back.
+type TileState uint8
+
+const (
+	TileNone TileState = iota
+	TileWritten
+	TileEliminated
+)
+
+// Render renders the next frame.
+func (r *Renderer) Render() (*Frame, error) {
+	fr := r.newFrame(r.frame)
+	r.frame++
+	if err := fr.run(); err != nil {
+		return nil, err
+	}
+	return fr.result(), nil
+}
+
+// RenderFrames renders frames frames of a scene on a GPU.
+func RenderFrames(g *arch.GPU, sc *scene.Scene, opt Options, frames int) ([]*Frame, error) {
+	r, err := New(g, sc, opt)
+	if err != nil {
+		return nil, err
+	}
+	var out []*Frame
+	for i := 0; i < frames; i++ {
+		f, err := r.Render()
+		if err != nil {
+			return nil, fmt.Errorf("frame %d: %w", i, err)
+		}
+		out = append(out, f)
+	}
+	return out, nil
+}
+
+// image reads the colour buffer back from memory through its layout.
+func (r *Renderer) image() *image.NRGBA {
+	w, h := r.opt.Width, r.opt.Height
+	img := image.NewNRGBA(image.Rect(0, 0, w, h))
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			o := r.fbImg.Offset(x, y)
+			copy(img.Pix[y*img.Stride+x*4:], r.fb[o:o+4])
+		}
+	}
+	return img
+}
