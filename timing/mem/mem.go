@@ -417,9 +417,6 @@ func (h *Hierarchy) Access(now float64, r *Request) Result {
 	return h.coalesced(now, r.Core, addrs, bytes, r.Kind == Store)
 }
 
-// private moves work-group offsets into the (core, group) window of a region
-// of ordinary memory: Mali local memory is plain memory behind the
-// load/store cache (seed 000 §Memory Pipeline).
 // fmax is math.Max for the finite times the model deals in (inlined).
 func fmax(a, b float64) float64 {
 	if a > b {
@@ -428,6 +425,10 @@ func fmax(a, b float64) float64 {
 	return b
 }
 
+// private moves work-group offsets into the (core, group) window of a region
+// of ordinary memory: Mali local memory is plain memory behind the
+// load/store cache (seed 000 §Memory Pipeline). Groups beyond 255 share
+// windows.
 func (h *Hierarchy) private(region uint64, r *Request) []uint64 {
 	base := region | uint64(r.Core)<<coreShift | uint64(r.Group&0xff)<<groupShift
 	h.remap = h.remap[:0]
@@ -455,7 +456,7 @@ func (h *Hierarchy) gather(addrs []uint64, bytes, lineBytes int) int {
 		}
 		return len(addrs) * bytes
 	}
-	h.set.reset(2 * len(addrs))
+	h.set.reset(len(addrs) * (bytes/lineBytes + 2)) // the most lines they can touch
 	total := 0
 	prev := ^uint64(0)
 	ub := uint64(bytes)

@@ -441,3 +441,15 @@ func TestResetCountersKeepsCachesWarm(t *testing.T) {
 		t.Errorf("after Reset: %+v, want the cold %+v", again, cold)
 	}
 }
+
+// Scattered lanes with wide vectors spanning several lines each are all
+// found (the line index grows with them).
+func TestGatherManyLines(t *testing.T) {
+	h := New(lookup(t, "adreno-640"))
+	addrs := lanes(128, func(i int) uint64 { return bufBase + uint64(i*4096+32) })
+	h.Access(0, &Request{Space: ir.SpaceGlobal, Kind: Load, Addrs: addrs, Bytes: 200, Lanes: 128})
+	// 200 bytes from offset 32 of a 64-byte line touch 4 lines.
+	if got := h.Counters().L2Total().Accesses; got != 128*4 {
+		t.Errorf("%d line lookups, want %d", got, 128*4)
+	}
+}
