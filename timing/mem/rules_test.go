@@ -2,10 +2,12 @@ package mem
 
 import (
 	"math"
+	"math/rand/v2"
 	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/pocketgpu/pocketgpu/arch"
 	"github.com/pocketgpu/pocketgpu/ir"
 )
 
@@ -451,5 +453,38 @@ func TestGatherManyLines(t *testing.T) {
 	// 200 bytes from offset 32 of a 64-byte line touch 4 lines.
 	if got := h.Counters().L2Total().Accesses; got != 128*4 {
 		t.Errorf("%d line lookups, want %d", got, 128*4)
+	}
+}
+
+// Any request the engine can form is answered, never before it was issued.
+func TestRandomRequests(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, g := range arch.Presets() {
+		h := New(g)
+		now := 0.0
+		for i := range 2000 {
+			n := 1 + rng.IntN(2*g.WidestWarp())
+			r := &Request{
+				Core: rng.IntN(g.Cores), Group: rng.IntN(300), Kind: Kind(rng.IntN(4)),
+				Space: ir.Space(rng.IntN(3)), Bytes: rng.IntN(140), Lanes: n,
+			}
+			r.Addrs = lanes(n, func(int) uint64 {
+				switch rng.IntN(3) {
+				case 0:
+					return rng.Uint64()
+				case 1:
+					return bufBase + uint64(rng.IntN(1<<16))
+				}
+				return uint64(rng.IntN(1 << 15))
+			})
+			res := h.Access(now, r)
+			if res.Done < now || math.IsNaN(res.Done) || math.IsInf(res.Done, 0) || res.Conflicts < 0 {
+				t.Fatalf("%s request %d %+v: result %+v at %v", g.ID, i, r, res, now)
+			}
+			now += rng.Float64() * 4
+		}
+		if end := h.Flush(now); end < now {
+			t.Errorf("%s: flush ended at %v, before %v", g.ID, end, now)
+		}
 	}
 }
