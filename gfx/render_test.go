@@ -249,7 +249,7 @@ func TestTiledMovesFewerFramebufferBytes(t *testing.T) {
 }
 
 func TestAdrenoPasses(t *testing.T) {
-	// 128x64 at 8 bytes per pixel in 16 KiB of GMEM: 2x2 bins of 64x32,
+	// 128x64 at 8 bytes per pixel in 16 KiB of GMEM: four bins of 32x64,
 	// so 1 binning pass + 4 bin passes (seed 004 §Optimizing Tiled
 	// Rendering: four tiles, five passes).
 	fs := render(t, gpu(t, "adreno-16k-gmem.yaml"), builtin(t, "spheres:2000"), Options{Width: 128, Height: 64}, 1)
