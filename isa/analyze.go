@@ -1,0 +1,373 @@
+package isa
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/pocketgpu/pocketgpu/arch"
+	"github.com/pocketgpu/pocketgpu/ir"
+)
+
+// Report is the static analysis of a kernel on one GPU, in the spirit of the
+// Mali Offline Compiler: registers, occupancy, spilling, machine operations
+// per pipe and the cycles each pipe spends along the shortest and longest
+// paths through the control-flow graph (loops counted once), and the
+// bounding pipe. Cycle figures are core cycles per warp: a pipe's busy
+// cycles divided by how many such pipes a core has (an ALU pipe or issue
+// port per engine; one load/store path and one texture unit share per core),
+// so that the pipes compare directly.
+type Report struct {
+	GPU           string         `json:"gpu"`
+	Family        string         `json:"family"`
+	Entry         string         `json:"entry"`
+	WarpWidth     int            `json:"warp_width"`
+	Registers     int            `json:"registers"`
+	SpillBytes    int            `json:"spill_bytes"`
+	Occupancy     arch.Occupancy `json:"occupancy"`
+	OccupancyNote string         `json:"occupancy_note,omitempty"`
+	CodeBytes     int            `json:"code_bytes"`
+	Groups        int            `json:"groups"`
+	Operations    int            `json:"operations"`
+	Pipes         []PipeReport   `json:"pipes"`
+	ShortestBound string         `json:"shortest_path_bound"`
+	LongestBound  string         `json:"longest_path_bound"`
+	HasLoops      bool           `json:"has_loops"`
+	Bifrost       *BifrostReport `json:"bifrost,omitempty"`
+	Midgard       *MidgardReport `json:"midgard,omitempty"`
+	Adreno        *AdrenoReport  `json:"adreno,omitempty"`
+	Rogue         *RogueReport   `json:"rogue,omitempty"`
+}
+
+// PipeReport is one pipe's share of the kernel.
+type PipeReport struct {
+	Name         string  `json:"name"`
+	Instructions int     `json:"instructions"`
+	Total        float64 `json:"total_cycles"`
+	Shortest     float64 `json:"shortest_path_cycles"`
+	Longest      float64 `json:"longest_path_cycles"`
+}
+
+// BifrostReport counts clauses and tuples.
+type BifrostReport struct {
+	Clauses          int     `json:"clauses"`
+	Tuples           int     `json:"tuples"`
+	TuplesPerClause  float64 `json:"tuples_per_clause"`
+	OpsPerTuple      float64 `json:"ops_per_tuple"`
+	MessagesInClause int     `json:"message_clauses"`
+}
+
+// MidgardReport counts bundles.
+type MidgardReport struct {
+	Bundles       int     `json:"bundles"`
+	OpsPerBundle  float64 `json:"ops_per_bundle"`
+	MessageBundle int     `json:"message_bundles"`
+}
+
+// AdrenoReport gives the wave size the occupancy rules chose.
+type AdrenoReport struct {
+	WaveSize        int `json:"wave_size"`
+	WavesPerUSPTP   int `json:"waves_per_usptp"`
+	RegistersPerVec int `json:"vec4_registers"`
+}
+
+// RogueReport gives the unified-store use.
+type RogueReport struct {
+	UnifiedStoreRegisters int     `json:"unified_store_registers"`
+	RegisterBits          int     `json:"register_bits"`
+	PerTaskRegisters      int     `json:"registers_per_task"`
+	ResidentTasks         int     `json:"resident_tasks_per_usc"`
+	StoreShare            float64 `json:"unified_store_share"`
+}
+
+// Extra rows of the report besides the ALU pipes.
+const (
+	RowIssue     = "issue"
+	RowLoadStore = "load_store"
+	RowTexture   = "texture"
+)
+
+// Analyze lowers p for g and reports it. warpWidth 0 lets the occupancy
+// rules choose (Adreno: wave64 or wave128).
+func Analyze(p *ir.Program, g *arch.GPU, warpWidth int) (*Report, error) {
+	if p == nil || g == nil {
+		return nil, fmt.Errorf("isa: nil program or GPU")
+	}
+	regs, _ := registers(p, g)
+	r := &Report{GPU: g.ID, Family: string(g.Family), Entry: p.Entry}
+	q := arch.OccupancyQuery{Regs: regs, Barrier: p.UsesBarrier, SizeFixedAtCompile: p.LocalSizeFixed}
+	if p.LocalSizeFixed {
+		q.WorkgroupSize = max(p.LocalSize[0], 1) * max(p.LocalSize[1], 1) * max(p.LocalSize[2], 1)
+	}
+	localArg := false
+	for _, par := range p.Params {
+		localArg = localArg || par.Kind == ir.ParamLocal
+	}
+	switch {
+	case p.LocalBytes > 0 && q.WorkgroupSize > 0:
+		q.LocalBytes = p.LocalBytes
+	case p.LocalBytes > 0 || localArg:
+		r.OccupancyNote = "local memory not counted: its size per work-group depends on arguments or the work-group size, known only at dispatch"
+	}
+	if localArg && r.OccupancyNote == "" {
+		r.OccupancyNote = "__local arguments not counted: their size is given at dispatch"
+	}
+	occ, err := g.Occupancy(q)
+	if err != nil {
+		// A fixed work-group the GPU cannot hold: report without it.
+		r.OccupancyNote = fmt.Sprintf("the kernel's work-group does not fit (%v); occupancy shown without it", err)
+		q.WorkgroupSize, q.LocalBytes = 0, 0
+		if occ, err = g.Occupancy(q); err != nil {
+			return nil, fmt.Errorf("isa: occupancy: %w", err)
+		}
+	}
+	if warpWidth == 0 {
+		warpWidth = occ.WarpWidth
+	}
+	lp, err := Lower(p, g, warpWidth)
+	if err != nil {
+		return nil, err
+	}
+	r.Occupancy = occ
+	r.WarpWidth = lp.WarpWidth
+	r.Registers, r.SpillBytes, r.CodeBytes = lp.Regs, lp.SpillBytes, lp.CodeBytes
+
+	rows := append(append([]string(nil), lp.Pipes...), RowIssue, RowLoadStore, RowTexture)
+	nrow := len(rows)
+	blockCost := make([][]float64, len(lp.Blocks))
+	insts := make([]int, nrow)
+	engines := float64(max(g.EnginesPerCore, 1))
+	for b := range lp.Blocks {
+		c := make([]float64, nrow)
+		for gi := range lp.Blocks[b].Groups {
+			gr := &lp.Blocks[b].Groups[gi]
+			r.Groups++
+			r.Operations += int(gr.Ops)
+			for pi, v := range gr.Pipe {
+				c[pi] += float64(v) / engines
+			}
+			c[len(lp.Pipes)] += float64(gr.Issue) / engines
+			for _, m := range gr.Mem {
+				ls, tex := messageCycles(p, g, lp.WarpWidth, m)
+				c[len(lp.Pipes)+1] += ls
+				c[len(lp.Pipes)+2] += tex
+				if tex > 0 {
+					insts[len(lp.Pipes)+2]++
+				} else {
+					insts[len(lp.Pipes)+1]++
+				}
+			}
+			insts[len(lp.Pipes)] += int(gr.Ops)
+		}
+		blockCost[b] = c
+	}
+	copy(insts, lp.opsPerPipe)
+	short, long, loops := paths(p, blockCost, nrow)
+	r.HasLoops = loops
+	for k, name := range rows {
+		var total float64
+		for b := range blockCost {
+			total += blockCost[b][k]
+		}
+		r.Pipes = append(r.Pipes, PipeReport{Name: name, Instructions: insts[k], Total: round3(total), Shortest: round3(short[k]), Longest: round3(long[k])})
+	}
+	r.ShortestBound = bound(r.Pipes, func(pr PipeReport) float64 { return pr.Shortest })
+	r.LongestBound = bound(r.Pipes, func(pr PipeReport) float64 { return pr.Longest })
+
+	switch g.Family {
+	case arch.Bifrost:
+		br := &BifrostReport{}
+		ops := 0
+		for _, blk := range lp.Blocks {
+			for _, gr := range blk.Groups {
+				br.Clauses++
+				br.Tuples += int(gr.Tuples)
+				ops += int(gr.Ops)
+				if len(gr.Mem) > 0 {
+					br.MessagesInClause++
+				}
+			}
+		}
+		if br.Clauses > 0 {
+			br.TuplesPerClause = round3(float64(br.Tuples) / float64(br.Clauses))
+		}
+		if br.Tuples > 0 {
+			br.OpsPerTuple = round3(float64(ops) / float64(br.Tuples))
+		}
+		r.Bifrost = br
+	case arch.Midgard:
+		mr := &MidgardReport{}
+		ops := 0
+		for _, blk := range lp.Blocks {
+			for _, gr := range blk.Groups {
+				mr.Bundles++
+				ops += int(gr.Ops)
+				if len(gr.Mem) > 0 {
+					mr.MessageBundle++
+				}
+			}
+		}
+		if mr.Bundles > 0 {
+			mr.OpsPerBundle = round3(float64(ops) / float64(mr.Bundles))
+		}
+		r.Midgard = mr
+	case arch.Adreno:
+		r.Adreno = &AdrenoReport{WaveSize: lp.WarpWidth, WavesPerUSPTP: occ.ResidentWarpsPerCore, RegistersPerVec: (lp.Regs + 3) / 4}
+	case arch.Rogue:
+		rb := g.Rogue.RegisterBits
+		us := (lp.Regs*32 + rb - 1) / rb
+		rr := &RogueReport{UnifiedStoreRegisters: us, RegisterBits: rb, PerTaskRegisters: us * lp.WarpWidth, ResidentTasks: occ.ResidentWarpsPerCore}
+		total := g.Rogue.UnifiedStores * g.Rogue.UnifiedStoreRegisters
+		if total > 0 {
+			rr.StoreShare = round3(float64(rr.PerTaskRegisters*occ.ResidentWarpsPerCore) / float64(total))
+		}
+		r.Rogue = rr
+	}
+	return r, nil
+}
+
+// messageCycles estimates a message's core cycles on the load/store path or
+// the texture unit at hit bandwidth: a warp's bytes over the path's bytes
+// per cycle, or its samples over the unit's samples per clock.
+func messageCycles(p *ir.Program, g *arch.GPU, w int, pc int32) (ls, tex float64) {
+	in := &p.Code[pc]
+	bytes, space := 0, ir.SpaceGlobal
+	switch in.Op {
+	case ir.OpAtomic:
+		a := &p.Atomics[in.Aux]
+		bytes, space = a.Bytes, a.Space
+	case ir.OpImage:
+		io := &p.Images[in.Aux]
+		if io.Kind != ir.ImageWrite {
+			per := g.Texture.SamplesPerClock / float64(max(g.Texture.CoresPerUnit, 1))
+			return 0, float64(w) / math.Max(per, 1e-9)
+		}
+		bytes = 4 * max(io.N, 1)
+	case ir.OpCopyMemory:
+		c := &p.Copies[in.Aux]
+		bytes, space = 2*max(c.Bytes, 4), c.SrcSpace
+	case ir.OpExt:
+		bytes = 4
+	default:
+		sp, b, _, ok := in.Op.MemInfo()
+		if !ok {
+			return 0, 0
+		}
+		bytes, space = b*int(in.N), sp
+	}
+	bpc := g.L2.CoreBytesPerCycle
+	if g.L1 != nil {
+		bpc = g.L1.BytesPerCycle
+	}
+	if space == ir.SpaceLocal && g.LocalMemory.Kind == arch.LocalOnChip && g.LocalMemory.BytesPerCycle > 0 {
+		bpc = g.LocalMemory.BytesPerCycle / float64(max(g.LocalMemory.CoresPerInstance, 1))
+	}
+	return math.Max(1, float64(w*bytes)/math.Max(bpc, 1e-9)), 0
+}
+
+// paths sums block costs along the shortest and longest paths from the
+// entry to an exit, per row, over the CFG without its back edges (a loop's
+// body is counted once).
+func paths(p *ir.Program, cost [][]float64, nrow int) (short, long []float64, loops bool) {
+	n := len(p.Blocks)
+	short, long = make([]float64, nrow), make([]float64, nrow)
+	if n == 0 {
+		return
+	}
+	// Depth-first search: back edges, and a post-order.
+	state := make([]uint8, n) // 0 new, 1 on stack, 2 done
+	back := map[[2]int32]bool{}
+	var order []int32
+	type frame struct {
+		b    int32
+		next int
+	}
+	stack := []frame{{0, 0}}
+	state[0] = 1
+	for len(stack) > 0 {
+		f := &stack[len(stack)-1]
+		succ := p.Blocks[f.b].Succs
+		if f.next < len(succ) {
+			to := succ[f.next].To
+			f.next++
+			switch state[to] {
+			case 0:
+				state[to] = 1
+				stack = append(stack, frame{to, 0})
+			case 1:
+				back[[2]int32{f.b, to}] = true
+				loops = true
+			}
+			continue
+		}
+		state[f.b] = 2
+		order = append(order, f.b)
+		stack = stack[:len(stack)-1]
+	}
+	for k := 0; k < nrow; k++ {
+		lo := make([]float64, n)
+		hi := make([]float64, n)
+		reach := make([]bool, n)
+		// Reverse post-order is a topological order of the forward edges.
+		for i := len(order) - 1; i >= 0; i-- {
+			b := order[i]
+			if b == 0 {
+				reach[0] = true
+				lo[0], hi[0] = cost[0][k], cost[0][k]
+			}
+			if !reach[b] {
+				continue
+			}
+			for _, e := range p.Blocks[b].Succs {
+				if back[[2]int32{b, e.To}] {
+					continue
+				}
+				l, h := lo[b]+cost[e.To][k], hi[b]+cost[e.To][k]
+				if !reach[e.To] {
+					reach[e.To], lo[e.To], hi[e.To] = true, l, h
+					continue
+				}
+				lo[e.To] = math.Min(lo[e.To], l)
+				hi[e.To] = math.Max(hi[e.To], h)
+			}
+		}
+		first := true
+		for _, b := range order {
+			if !reach[b] || !isExitBlock(p, b, back) {
+				continue
+			}
+			if first {
+				short[k], long[k], first = lo[b], hi[b], false
+				continue
+			}
+			short[k] = math.Min(short[k], lo[b])
+			long[k] = math.Max(long[k], hi[b])
+		}
+	}
+	return
+}
+
+// isExitBlock: the block ends the kernel, or has only back edges left.
+func isExitBlock(p *ir.Program, b int32, back map[[2]int32]bool) bool {
+	switch p.Blocks[b].Term.Kind {
+	case ir.TermReturn, ir.TermKill, ir.TermUnreachable:
+		return true
+	}
+	for _, e := range p.Blocks[b].Succs {
+		if !back[[2]int32{b, e.To}] {
+			return false
+		}
+	}
+	return true
+}
+
+func bound(rows []PipeReport, v func(PipeReport) float64) string {
+	best, name := 0.0, ""
+	for _, r := range rows {
+		if x := v(r); x > best+1e-9 {
+			best, name = x, r.Name
+		}
+	}
+	return name
+}
+
+func round3(x float64) float64 { return math.Round(x*1000) / 1000 }
