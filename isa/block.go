@@ -237,10 +237,12 @@ func buildDeps(ops []mop) [][]dep {
 // bitset is a set of slots.
 type bitset []uint64
 
-func newBitset(n int) bitset         { return make(bitset, (n+63)/64) }
-func (b bitset) has(s int32) bool    { return s >= 0 && int(s>>6) < len(b) && b[s>>6]&(1<<(uint(s)&63)) != 0 }
-func (b bitset) set(s int32)         { b[s>>6] |= 1 << (uint(s) & 63) }
-func (b bitset) clear(s int32)       { b[s>>6] &^= 1 << (uint(s) & 63) }
+func newBitset(n int) bitset { return make(bitset, (n+63)/64) }
+func (b bitset) has(s int32) bool {
+	return s >= 0 && int(s>>6) < len(b) && b[s>>6]&(1<<(uint(s)&63)) != 0
+}
+func (b bitset) set(s int32)   { b[s>>6] |= 1 << (uint(s) & 63) }
+func (b bitset) clear(s int32) { b[s>>6] &^= 1 << (uint(s) & 63) }
 func (b bitset) equal(o bitset) bool {
 	for k := range b {
 		if b[k] != o[k] {

@@ -37,10 +37,10 @@ func cat(parts ...[]string) []string {
 }
 
 var (
-	trig     = []string{sMul, sSfu}                                   // range reduction, then the SFU
+	trig     = []string{sMul, sSfu}                                       // range reduction, then the SFU
 	invTrig  = cat([]string{sSfu}, rep(sMad, 6), []string{sCmp, sSelect}) // polynomial around a reciprocal or rsqrt
-	hyper    = []string{sMul, sSfu, sSfu, sAdd, sMul}                 // from exp: e^x, its reciprocal, a sum
-	invHyper = []string{sMad, sSfu, sAdd, sSfu, sMul}                 // log(x + sqrt(x*x ± 1))
+	hyper    = []string{sMul, sSfu, sSfu, sAdd, sMul}                     // from exp: e^x, its reciprocal, a sum
+	invHyper = []string{sMad, sSfu, sAdd, sSfu, sMul}                     // log(x + sqrt(x*x ± 1))
 	gamma    = cat(rep(sSfu, 2), rep(sMad, 10))
 	pack4    = []string{sMul, sCvt, sShift, sLogic}
 	unpack4  = []string{sShift, sLogic, sCvt, sMul}
@@ -58,27 +58,27 @@ var extTable = map[string]extCost{
 	"ceil": {per: []string{sCvt}}, "floor": {per: []string{sCvt}}, "trunc": {per: []string{sCvt}},
 	"rint": {per: []string{sCvt}}, "round": {per: []string{sAdd, sCvt}},
 	"copysign": {per: []string{sLogic, sLogic}},
-	"cos": {per: trig}, "sin": {per: trig}, "cospi": {per: trig}, "sinpi": {per: trig},
+	"cos":      {per: trig}, "sin": {per: trig}, "cospi": {per: trig}, "sinpi": {per: trig},
 	"tan": {per: []string{sMul, sSfu, sSfu, sDiv}}, "tanpi": {per: []string{sMul, sSfu, sSfu, sDiv}},
 	"cosh": {per: hyper}, "sinh": {per: hyper}, "tanh": {per: []string{sMul, sSfu, sAdd, sDiv}},
 	"erf": {per: cat([]string{sMul, sSfu}, rep(sMad, 8))}, "erfc": {per: cat([]string{sMul, sSfu}, rep(sMad, 8))},
 	"tgamma": {per: gamma}, "lgamma": {per: gamma}, "lgamma_r": {per: gamma, ptrOut: true},
 	"exp2": {per: []string{sSfu}}, "exp": {per: []string{sMul, sSfu}}, "exp10": {per: []string{sMul, sSfu}},
 	"expm1": {per: []string{sMul, sSfu, sAdd}},
-	"log2": {per: []string{sSfu}}, "log": {per: []string{sSfu, sMul}}, "log10": {per: []string{sSfu, sMul}},
+	"log2":  {per: []string{sSfu}}, "log": {per: []string{sSfu, sMul}}, "log10": {per: []string{sSfu, sMul}},
 	"log1p": {per: []string{sAdd, sSfu, sMul}}, "logb": {per: []string{sLogic, sLogic, sCvt}},
 	"ilogb": {per: []string{sLogic, sLogic}},
-	"fabs": {per: []string{sMove}}, "fdim": {per: []string{sAdd, sMinMax}}, "fma": {per: []string{sFma}},
+	"fabs":  {per: []string{sMove}}, "fdim": {per: []string{sAdd, sMinMax}}, "fma": {per: []string{sFma}},
 	"mad": {per: []string{sMad}}, "fmax": {per: []string{sMinMax}}, "fmin": {per: []string{sMinMax}},
 	"fmax_common": {per: []string{sMinMax}}, "fmin_common": {per: []string{sMinMax}},
 	"maxmag": {per: []string{sCmp, sCmp, sSelect}}, "minmag": {per: []string{sCmp, sCmp, sSelect}},
 	"fmod": {per: []string{sDiv, sCvt, sMad}}, "remainder": {per: []string{sDiv, sCvt, sMad}},
 	"remquo": {per: []string{sDiv, sCvt, sMad, sCvt}, ptrOut: true},
-	"fract": {per: []string{sCvt, sAdd, sMinMax}, ptrOut: true}, "modf": {per: []string{sCvt, sAdd}, ptrOut: true},
+	"fract":  {per: []string{sCvt, sAdd, sMinMax}, ptrOut: true}, "modf": {per: []string{sCvt, sAdd}, ptrOut: true},
 	"frexp": {per: []string{sLogic, sLogic, sLogic}, ptrOut: true}, "sincos": {per: []string{sMul, sSfu, sSfu}, ptrOut: true},
 	"hypot": {per: []string{sMul, sMad, sSfu}}, "ldexp": {per: []string{sCvt, sMul}},
 	"nan": {per: []string{sMove}}, "nextafter": {per: []string{sLogic, sAdd, sSelect}},
-	"pow":  {per: []string{sSfu, sMul, sSfu, sCmp, sSelect}}, "powr": {per: []string{sSfu, sMul, sSfu}},
+	"pow": {per: []string{sSfu, sMul, sSfu, sCmp, sSelect}}, "powr": {per: []string{sSfu, sMul, sSfu}},
 	"pown": {per: []string{sCvt, sSfu, sMul, sSfu, sCmp, sSelect}}, "rootn": {per: []string{sCvt, sDiv, sSfu, sMul, sSfu}},
 	"rsqrt": {per: []string{sSfu}}, "sqrt": {per: []string{sSfu}}, "recip": {per: []string{sSfu}},
 	"divide": {per: []string{sDiv}},
@@ -131,7 +131,7 @@ var extTable = map[string]extCost{
 	"faceforward": {perIn: []string{sMad}, fixed: []string{sCmp}, per: []string{sSelect}},
 	"reflect":     {perIn: []string{sMad}, per: []string{sMul, sMad}},
 	"refract":     {perIn: []string{sMad}, fixed: []string{sMad, sMad, sSfu, sCmp}, per: []string{sMul, sMad, sSelect}},
-	"findilsb": {per: []string{sLogic}}, "findsmsb": {per: []string{sLogic}}, "findumsb": {per: []string{sLogic}},
+	"findilsb":    {per: []string{sLogic}}, "findsmsb": {per: []string{sLogic}}, "findumsb": {per: []string{sLogic}},
 	"nmin": {per: []string{sMinMax}}, "nmax": {per: []string{sMinMax}}, "nclamp": {per: []string{sMinMax, sMinMax}},
 }
 
