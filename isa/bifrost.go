@@ -334,7 +334,7 @@ func (s *bifrostSched) canPlace(m int32, t, p int) bool {
 		if d.msg || s.ops[q].kind != kALU {
 			return false
 		}
-		if int(s.last[q]) < t || (int(s.last[q]) == t && int(s.slot[q]) < p && s.first[q] == s.last[q]) {
+		if int(s.last[q]) < t || (int(s.last[q]) == t && int(s.slot[q]) < p) {
 			continue
 		}
 		return false

@@ -52,8 +52,9 @@ var extTable = map[string]extCost{
 	// OpenCL.std math
 	"acos": {per: invTrig}, "asin": {per: invTrig}, "atan": {per: invTrig},
 	"acospi": {per: invTrig}, "asinpi": {per: invTrig}, "atanpi": {per: invTrig},
-	"atan2": {per: cat([]string{sDiv}, rep(sMad, 6), []string{sCmp, sCmp, sSelect, sSelect})},
-	"acosh": {per: invHyper}, "asinh": {per: invHyper}, "atanh": {per: []string{sAdd, sDiv, sSfu, sMul}},
+	"atan2":   {per: cat([]string{sDiv}, rep(sMad, 6), []string{sCmp, sCmp, sSelect, sSelect})},
+	"atan2pi": {per: cat([]string{sDiv}, rep(sMad, 6), []string{sCmp, sCmp, sSelect, sSelect, sMul})},
+	"acosh":   {per: invHyper}, "asinh": {per: invHyper}, "atanh": {per: []string{sAdd, sDiv, sSfu, sMul}},
 	"cbrt": {per: []string{sSfu, sMul, sSfu, sMad}},
 	"ceil": {per: []string{sCvt}}, "floor": {per: []string{sCvt}}, "trunc": {per: []string{sCvt}},
 	"rint": {per: []string{sCvt}}, "round": {per: []string{sAdd, sCvt}},
