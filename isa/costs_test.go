@@ -120,7 +120,7 @@ func TestLatency(t *testing.T) {
 		{"adreno-640", 64, ir.OpFAddF32, 1, 1 - 1 + 4},
 		{"adreno-640", 128, ir.OpRsqrtF32, 1, 16 - 1 + 10},
 		{"powervr-gx6250", 32, ir.OpFAddF32, 1, 2 - 1 + 4},
-		{"mali-g52", 8, ir.OpFmaF32, 1, 1 - 1 + 3}, // a 1-tuple clause (FMA pipe only, so the pair cannot share a tuple)
+		{"mali-g52", 8, ir.OpFmaF32, 1, 1 - 1 + 3},  // a 1-tuple clause (FMA pipe only, so the pair cannot share a tuple)
 		{"mali-t760", 4, ir.OpMadF32, 4, 4 - 1 + 8}, // vec4 on vmul only: bundles of their own
 	}
 	for _, tt := range tests {
