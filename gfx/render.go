@@ -454,3 +454,6 @@ func (r *Renderer) image() *image.NRGBA {
 	}
 	return img
 }
+
+// Layout is the colour buffer's layout in memory.
+func (r *Renderer) Layout() layout.Kind { return r.fbImg.Kind }

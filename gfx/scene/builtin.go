@@ -139,7 +139,10 @@ func quad(name string, x0, y0, x1, y1, z float32, uv float32, mat int, colors []
 	return m
 }
 
-// Spheres is the overdraw scene: about triangles triangles in 48 spheres.
+// Spheres is the overdraw scene: a textured back wall and floor, then
+// 75 spheres (about triangles triangles) in five staggered depth layers
+// drawn from the farthest to the nearest, so that most pixels are shaded
+// several times, and two alpha-blended glass panes in front.
 func Spheres(triangles int) *Scene {
 	s := &Scene{Light: Vec3{0.4, 0.8, 0.45}.Norm()}
 	s.Textures = []Texture{
@@ -150,32 +153,34 @@ func Spheres(triangles int) *Scene {
 		{Name: "floor", BaseColor: [4]float64{1, 1, 1, 1}, Texture: 0},
 		{Name: "spheres", BaseColor: [4]float64{1, 1, 1, 1}, Texture: 1},
 		{Name: "glass", BaseColor: [4]float64{0.6, 0.8, 1, 0.35}, Texture: -1, Alpha: Blend, DoubleSided: true},
+		{Name: "wall", BaseColor: [4]float64{0.55, 0.6, 0.75, 1}, Texture: 0},
 	}
-	const layers, cols, rows = 4, 4, 3
+	const layers, cols, rows = 5, 5, 3
 	n := layers * cols * rows
-	per := max((triangles-6)/n, 8)
+	per := max((triangles-8)/n, 8)
 	stacks := max(int(math.Round((1+math.Sqrt(1+float64(per)))/2)), 3) // 4·s·(s-1) triangles
-	floor := quad("floor", -8, -8, 8, 8, 0, 8, 0, nil)
+	floor := quad("floor", -12, -12, 12, 12, 0, 12, 0, nil)
 	// Lay the floor flat (XZ plane, facing up).
 	for i, p := range floor.Positions {
 		floor.Positions[i] = [3]float32{p[0], -0.9, -p[1]}
 		floor.Normals[i] = [3]float32{0, 1, 0}
 	}
-	s.Meshes = []Mesh{floor, sphere(stacks, 1), quad("glass", -1.6, -0.6, 1.6, 1.4, 0, 1, 2, nil)}
-	s.Instances = append(s.Instances, Instance{Mesh: 0, Transform: Identity()})
+	wall := quad("wall", -14, -0.9, 14, 10, -10, 6, 3, nil)
+	s.Meshes = []Mesh{wall, floor, sphere(stacks, 1), quad("glass", -1.6, -0.6, 1.6, 1.4, 0, 1, 2, nil)}
+	s.Instances = append(s.Instances, Instance{Mesh: 0, Transform: Identity()}, Instance{Mesh: 1, Transform: Identity()})
 	for l := 0; l < layers; l++ { // far layer first: back to front
-		z := -6 + 2.2*float64(l)
+		z := -8 + 2*float64(l)
 		for r := 0; r < rows; r++ {
 			for c := 0; c < cols; c++ {
-				p := Vec3{(float64(c) - 1.5) * 1.5, float64(r)*1.2 - 0.3, z + 0.3*float64((c+r)%2)}
-				s.Instances = append(s.Instances, Instance{Mesh: 1, Transform: Translate(p).Mul(ScaleM(Vec3{0.8, 0.8, 0.8}))})
+				p := Vec3{(float64(c)-2)*1.45 + 0.4*float64(l%3-1), float64(r)*1.3 - 0.2 + 0.25*float64(l%2), z + 0.3*float64((c+r)%2)}
+				s.Instances = append(s.Instances, Instance{Mesh: 2, Transform: Translate(p).Mul(ScaleM(Vec3{0.85, 0.85, 0.85}))})
 			}
 		}
 	}
 	s.Instances = append(s.Instances,
-		Instance{Mesh: 2, Transform: Translate(Vec3{-1.2, 0, 2.2})},
-		Instance{Mesh: 2, Transform: Translate(Vec3{1.0, 0.3, 2.6})})
-	s.Camera = Camera{Eye: Vec3{0, 1.6, 7.5}, Target: Vec3{0, 0.4, -1}, Up: Vec3{0, 1, 0}, FovY: 55 * math.Pi / 180, Near: 0.5, Far: 40}
+		Instance{Mesh: 3, Transform: Translate(Vec3{-1.2, 0, 2.2})},
+		Instance{Mesh: 3, Transform: Translate(Vec3{1.0, 0.3, 2.6})})
+	s.Camera = Camera{Eye: Vec3{0, 1.7, 7.5}, Target: Vec3{0, 0.8, -1}, Up: Vec3{0, 1, 0}, FovY: 55 * math.Pi / 180, Near: 0.5, Far: 40}
 	return s
 }
 
