@@ -331,7 +331,13 @@ func (s *bifrostSched) canPlace(m int32, t, p int) bool {
 		if s.clause[q] != s.cur {
 			continue
 		}
-		if d.msg || s.ops[q].kind != kALU {
+		if d.msg {
+			return false // a message's result: a later clause
+		}
+		if s.ops[q].kind != kALU {
+			if int(s.last[q]) < t {
+				continue // program order after an earlier message of the clause
+			}
 			return false
 		}
 		if int(s.last[q]) < t || (int(s.last[q]) == t && int(s.slot[q]) < p) {

@@ -2,6 +2,7 @@ package isa
 
 import (
 	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/pocketgpu/pocketgpu/arch"
@@ -151,3 +152,33 @@ func parseGPU(t testing.TB, src string) *arch.GPU {
 func errorsAs(err error, target any) bool { return errors.As(err, target) }
 
 func occQuery(regs int) arch.OccupancyQuery { return arch.OccupancyQuery{Regs: regs} }
+
+// tupleLayout lowers p and returns, per clause of block 0, per tuple, the
+// instruction in each pipe's slot ("-" empty, "b" the branch, "i<N>").
+func tupleLayout(t testing.TB, p *ir.Program, g *arch.GPU) [][][]string {
+	t.Helper()
+	var out [][][]string
+	debugBifrost = func(s *bifrostSched, T int) {
+		var cl [][]string
+		for tt := 0; tt < T; tt++ {
+			row := make([]string, s.npipes)
+			for k := range row {
+				row[k] = "-"
+			}
+			for _, m := range s.members {
+				if int(s.first[m]) <= tt && int(s.last[m]) >= tt {
+					name := "b"
+					if in := s.ops[m].inst; in >= 0 {
+						name = fmt.Sprintf("i%d", in)
+					}
+					row[s.slot[m]] = name
+				}
+			}
+			cl = append(cl, row)
+		}
+		out = append(out, cl)
+	}
+	defer func() { debugBifrost = nil }()
+	lowerGPU(t, p, g, 0)
+	return out
+}
