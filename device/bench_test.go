@@ -1,6 +1,9 @@
 package device
 
 import (
+	"fmt"
+	"os"
+	"strings"
 	"testing"
 
 	"github.com/pocketgpu/pocketgpu/arch"
@@ -59,4 +62,54 @@ func BenchmarkFunctional(b *testing.B) {
 			})
 		}
 	}
+}
+
+// BenchmarkTiming measures the timing model (executor included) on an
+// ALU-bound kernel (mad chains) and a memory-bound one (float4 streaming),
+// in warp instructions per second: the issue 4 goal is 5 million or more.
+// The 1M-work-item streaming case also reports the process's peak resident
+// memory (VmHWM), which must stay bounded.
+func BenchmarkTiming(b *testing.B) {
+	for _, gpu := range []string{"mali-g52", "adreno-640", "powervr-gx6250"} {
+		g, err := arch.Lookup(gpu)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, bc := range []struct {
+			name, file    string
+			global, local int
+			args          []string
+		}{
+			{"alu", "madloop.spv", 16384, 64, madArgs(16384, 64)},
+			{"stream-1M", "stream.spv", 1 << 20, 64, []string{"buf:f32x4:1048576", "buf:f32x4:1048576", "u32:1048576"}},
+		} {
+			b.Run(gpu+"/"+bc.name, func(b *testing.B) {
+				run := setupKernel(b, g, bc.file, bc.global, bc.local, bc.args...)
+				var insts float64
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					insts += run().Timing.Counters["warp_instructions"]
+				}
+				b.ReportMetric(insts/b.Elapsed().Seconds()/1e6, "Mwarp-inst/s")
+				if rss := peakRSS(); rss > 0 {
+					b.ReportMetric(float64(rss)/(1<<20), "peak-RSS-MiB")
+				}
+			})
+		}
+	}
+}
+
+// peakRSS reads the process's peak resident set size (Linux), in bytes.
+func peakRSS() int64 {
+	data, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		var kb int64
+		if _, err := fmt.Sscanf(line, "VmHWM: %d kB", &kb); err == nil {
+			return kb << 10
+		}
+	}
+	return 0
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/pocketgpu/pocketgpu/emu"
 	"github.com/pocketgpu/pocketgpu/ir"
 	"github.com/pocketgpu/pocketgpu/spirv"
+	"github.com/pocketgpu/pocketgpu/timing/mem"
 )
 
 // Device is an opened GPU with its memory.
@@ -22,6 +23,8 @@ type Device struct {
 	Mem *emu.Memory
 	// Printf receives kernels' printf output (nil discards it).
 	Printf io.Writer
+
+	hier *mem.Hierarchy
 }
 
 // Open returns a device for g.

@@ -258,11 +258,58 @@ func (w *Warp) reset(wg *WorkGroup, index int) {
 			d.InitLane(w, l, w.priv[l*w.frame:(l+1)*w.frame])
 		}
 	}
-	for _, b := range p.Builtins {
+	if len(p.Builtins) > 0 {
+		w.fillBuiltins()
+	}
+}
+
+// fillBuiltins writes every builtin's per-lane values: local ids are
+// counted up lane by lane (no divisions), each builtin filled in one loop.
+func (w *Warp) fillBuiltins() {
+	d := w.d
+	ls := d.Local
+	var lid [MaxWidth][3]int
+	x, y, z := w.firstLocal%ls[0], w.firstLocal/ls[0]%ls[1], w.firstLocal/(ls[0]*ls[1])
+	for l := 0; l < w.width; l++ {
+		lid[l] = [3]int{x, y, z}
+		if x++; x == ls[0] {
+			x = 0
+			if y++; y == ls[1] {
+				y, z = 0, z+1
+			}
+		}
+	}
+	var base [3]int
+	for k := 0; k < 3; k++ {
+		base[k] = w.wg.ID[k]*ls[k] + d.Offset[k]
+	}
+	for _, b := range w.prog.Builtins {
+		mask := maskFor(b.Bits)
 		for c := 0; c < b.N; c++ {
 			s := w.slot(b.Slot + int32(c))
-			for l := 0; l < w.width; l++ {
-				s[l] = w.builtin(b.Builtin, l, c) & maskFor(b.Bits)
+			c3 := min(c, 2)
+			switch b.Builtin {
+			case spirv.BuiltInGlobalInvocationId:
+				for l := range s {
+					s[l] = uint64(base[c3]+lid[l][c3]) & mask
+				}
+			case spirv.BuiltInLocalInvocationId:
+				for l := range s {
+					s[l] = uint64(lid[l][c3]) & mask
+				}
+			case spirv.BuiltInLocalInvocationIndex:
+				for l := range s {
+					s[l] = uint64(w.firstLocal+l) & mask
+				}
+			case spirv.BuiltInSubgroupLocalInvocationId:
+				for l := range s {
+					s[l] = uint64(l) & mask
+				}
+			default:
+				// Uniform or rare builtins: one value per lane the slow way.
+				for l := range s {
+					s[l] = w.builtin(b.Builtin, l, c) & mask
+				}
 			}
 		}
 	}

@@ -128,7 +128,7 @@ func TestImageSampling(t *testing.T) {
 	copy(img.Buf.Data, []byte{0, 0, 0, 255, 255, 0, 0, 255, 0, 255, 0, 255, 255, 255, 255, 255})
 	for _, c := range []struct {
 		i, n, mode, want int
-		ok             bool
+		ok               bool
 	}{
 		{-1, 4, addrClampToEdge, 0, true}, {5, 4, addrClampToEdge, 3, true}, {5, 4, addrRepeat, 1, true},
 		{-1, 4, addrRepeat, 3, true}, {4, 4, addrMirrored, 3, true}, {-1, 4, addrMirrored, 0, true},

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"sort"
@@ -135,21 +136,26 @@ A job file holds the same fields as YAML (see docs/run.md).`,
 
 // runResult is one GPU's run, as --json prints it.
 type runResult struct {
-	GPU                string           `json:"gpu"`
-	Kernel             string           `json:"kernel"`
-	Entry              string           `json:"entry"`
-	Mode               string           `json:"mode"`
-	Global             []int            `json:"global"`
-	Local              []int            `json:"local"`
-	WarpWidth          int              `json:"warp_width"`
-	RegistersPerThread int              `json:"registers_per_thread"`
-	Workgroups         uint64           `json:"workgroups"`
-	Warps              uint64           `json:"warps"`
-	ThreadInstructions uint64           `json:"thread_instructions"`
-	WarpInstructions   uint64           `json:"warp_instructions"`
-	HostSeconds        float64          `json:"host_seconds"`
-	Printed            map[int][]string `json:"printed,omitempty"`
-	Dumped             map[int]string   `json:"dumped,omitempty"`
+	GPU                string               `json:"gpu"`
+	Kernel             string               `json:"kernel"`
+	Entry              string               `json:"entry"`
+	Mode               string               `json:"mode"`
+	Global             []int                `json:"global"`
+	Local              []int                `json:"local"`
+	WarpWidth          int                  `json:"warp_width"`
+	RegistersPerThread int                  `json:"registers_per_thread"`
+	Workgroups         uint64               `json:"workgroups"`
+	Warps              uint64               `json:"warps"`
+	ThreadInstructions uint64               `json:"thread_instructions"`
+	WarpInstructions   uint64               `json:"warp_instructions"`
+	HostSeconds        float64              `json:"host_seconds"`
+	Cycles             float64              `json:"cycles,omitempty"`
+	TimeNS             float64              `json:"time_ns,omitempty"`
+	ClockMHz           float64              `json:"clock_mhz,omitempty"`
+	Counters           map[string]float64   `json:"counters,omitempty"`
+	PerCore            []map[string]float64 `json:"per_core,omitempty"`
+	Printed            map[int][]string     `json:"printed,omitempty"`
+	Dumped             map[int]string       `json:"dumped,omitempty"`
 }
 
 func runJob(stdout, stderr io.Writer, j *Job, asJSON bool) error {
@@ -263,7 +269,17 @@ func runOnGPU(stdout io.Writer, g *arch.GPU, spv []byte, j *Job, specs []kernel.
 		return nil, runError(err)
 	}
 	nd := device.NDRange{Dims: len(j.Global), Global: dims3(j.Global), Local: dims3(j.Local), Offset: dims3(j.Offset)}
-	res, err := dev.Dispatch(k, nd, bound.Args, device.Options{WarpWidth: j.WarpWidth, MaxWarpInsts: j.MaxInstructions})
+	opt := device.Options{WarpWidth: j.WarpWidth, MaxWarpInsts: j.MaxInstructions}
+	var res *device.Result
+	var timed *device.TimedResult
+	if j.Functional {
+		res, err = dev.Dispatch(k, nd, bound.Args, opt)
+	} else {
+		timed, err = dev.Time(k, nd, bound.Args, opt)
+		if timed != nil {
+			res = &timed.Result
+		}
+	}
 	if err != nil {
 		return nil, runError(err)
 	}
@@ -274,6 +290,11 @@ func runOnGPU(stdout io.Writer, g *arch.GPU, spv []byte, j *Job, specs []kernel.
 		Global: gl[:dims], Local: res.Local[:dims], WarpWidth: res.WarpWidth, RegistersPerThread: k.Regs,
 		Workgroups: res.Stats.WorkGroups, Warps: res.Stats.Warps,
 		ThreadInstructions: res.Stats.ThreadInsts, WarpInstructions: res.Stats.WarpInsts, HostSeconds: res.Seconds,
+	}
+	if timed != nil {
+		r.Mode = "timing"
+		r.Cycles, r.TimeNS, r.ClockMHz = timed.Timing.Cycles, timed.Timing.TimeNS, g.ClockMHz
+		r.Counters, r.PerCore = timed.Timing.Counters, timed.Timing.PerCore
 	}
 	return &gpuRun{runResult: r, bound: bound}, nil
 }
@@ -296,6 +317,47 @@ func kernelLoadError(err error) error {
 		return err
 	}
 	return badInput(err)
+}
+
+// counterOrder lists the counters of all runs: the headline figures
+// first, then by name.
+func counterOrder(runs []runResult) []string {
+	seen := map[string]bool{"cycles": true, "time_ns": true}
+	var names []string
+	for _, r := range runs {
+		for k := range r.Counters {
+			if !seen[k] {
+				seen[k] = true
+				names = append(names, k)
+			}
+		}
+	}
+	rank := func(n string) int {
+		for i, p := range []string{"occupancy", "issue", "alu", "pipe_", "stall_", "active_lanes", "simd", "warp", "thread",
+			"groups", "machine", "mem_", "l1_", "texture", "l2_", "slc_", "dram_", "tlb_", "local_", "atomic"} {
+			if strings.HasPrefix(n, p) {
+				return i
+			}
+		}
+		return 99
+	}
+	sort.SliceStable(names, func(i, j int) bool {
+		if ri, rj := rank(names[i]), rank(names[j]); ri != rj {
+			return ri < rj
+		}
+		return names[i] < names[j]
+	})
+	return names
+}
+
+func formatCounter(name string, v float64) string {
+	switch {
+	case strings.HasSuffix(name, "_pct"):
+		return fmt.Sprintf("%.1f%%", v)
+	case v == math.Trunc(v) && math.Abs(v) < 1e15:
+		return fmt.Sprintf("%.0f", v)
+	}
+	return fmt.Sprintf("%.3g", v)
 }
 
 func printRuns(w io.Writer, runs []runResult, specs []kernel.Arg) {
@@ -323,6 +385,19 @@ func printRuns(w io.Writer, runs []runResult, specs []kernel.Arg) {
 	row("warp instructions", func(r runResult) string { return fmt.Sprint(r.WarpInstructions) })
 	row("thread instructions", func(r runResult) string { return fmt.Sprint(r.ThreadInstructions) })
 	row("host seconds", func(r runResult) string { return fmt.Sprintf("%.3f", r.HostSeconds) })
+	if runs[0].Counters != nil {
+		row("cycles", func(r runResult) string { return fmt.Sprintf("%.0f", r.Cycles) })
+		row("time", func(r runResult) string { return fmt.Sprintf("%.3f us at %g MHz", r.TimeNS/1000, r.ClockMHz) })
+		for _, name := range counterOrder(runs) {
+			row(name, func(r runResult) string {
+				v, ok := r.Counters[name]
+				if !ok {
+					return "-"
+				}
+				return formatCounter(name, v)
+			})
+		}
+	}
 	tw.Flush()
 	for _, r := range runs {
 		keys := make([]int, 0, len(r.Printed))

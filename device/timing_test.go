@@ -1,0 +1,157 @@
+package device
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/pocketgpu/pocketgpu/arch"
+	"github.com/pocketgpu/pocketgpu/ir"
+	"github.com/pocketgpu/pocketgpu/kernel"
+)
+
+// timeKernel runs a test kernel under the timing model on GPU g.
+func timeKernel(t testing.TB, g *arch.GPU, file string, global, local int, args ...string) *TimedResult {
+	t.Helper()
+	run := setupKernel(t, g, file, global, local, args...)
+	return run()
+}
+
+// setupKernel loads a test kernel and its arguments and returns a function
+// that times one dispatch (so benchmarks can leave the setup out).
+func setupKernel(t testing.TB, g *arch.GPU, file string, global, local int, args ...string) func() *TimedResult {
+	t.Helper()
+	spv, err := os.ReadFile(filepath.Join("testdata/kernels", file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dev := Open(g)
+	k, err := dev.Load(spv, "", ir.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	specs := make([]kernel.Arg, len(args))
+	data := make([][]byte, len(args))
+	for i, s := range args {
+		if specs[i], err = kernel.ParseArg(s); err != nil {
+			t.Fatal(err)
+		}
+		if data[i], err = specs[i].Materialize("."); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b, err := dev.BindSpecs(k, specs, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return func() *TimedResult {
+		r, err := dev.Time(k, NDRange{Dims: 1, Global: [3]int{global, 1, 1}, Local: [3]int{local, 1, 1}}, b.Args, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+}
+
+// userGPU is a preset with YAML overrides, as a user writes it.
+func userGPU(t testing.TB, base, overrides string) *arch.GPU {
+	t.Helper()
+	g, err := arch.Parse([]byte("base: "+base+"\n"+overrides), "test.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+func within(got, want, tol float64) bool { return math.Abs(got-want) <= tol*math.Abs(want) }
+
+func madArgs(n, iters int) []string {
+	return []string{fmt.Sprintf("buf:f32:%d", n), fmt.Sprintf("u32:%d", iters), "f32:0.999"}
+}
+
+// Doubling the clock leaves an ALU-bound kernel's cycles alone and halves
+// its time. (The kernel's final write-back of dirty lines to DRAM takes
+// nanoseconds, not cycles; a long loop keeps it to a sliver of the run.)
+func TestPhysicsClock(t *testing.T) {
+	for _, base := range []string{"mali-g52", "adreno-640", "powervr-gx6250"} {
+		g := userGPU(t, base, "")
+		fast := userGPU(t, base, fmt.Sprintf("clock_mhz: %g\n", 2*g.ClockMHz))
+		a := timeKernel(t, g, "madloop.spv", 4096, 64, madArgs(4096, 1024)...)
+		b := timeKernel(t, fast, "madloop.spv", 4096, 64, madArgs(4096, 1024)...)
+		if !within(b.Timing.Cycles, a.Timing.Cycles, 0.02) || !within(b.Timing.TimeNS, a.Timing.TimeNS/2, 0.02) {
+			t.Errorf("%s: clock x2: cycles %.0f -> %.0f, time %.0f -> %.0f ns; want the same cycles and half the time",
+				base, a.Timing.Cycles, b.Timing.Cycles, a.Timing.TimeNS, b.Timing.TimeNS)
+		}
+	}
+}
+
+// Twice the execution engines (Bifrost EEs, Adreno uSPTPs, Rogue USCs)
+// give twice the throughput on an ALU-bound kernel.
+func TestPhysicsEngines(t *testing.T) {
+	cases := []struct{ base, more string }{
+		{"mali-g52", "engines_per_core: 6\n"},
+		{"adreno-640", "cores: 12\n"},
+		{"powervr-gx6250", "cores: 4\n"},
+	}
+	for _, c := range cases {
+		a := timeKernel(t, userGPU(t, c.base, ""), "madloop.spv", 16384, 64, madArgs(16384, 64)...)
+		b := timeKernel(t, userGPU(t, c.base, c.more), "madloop.spv", 16384, 64, madArgs(16384, 64)...)
+		if r := a.Timing.Cycles / b.Timing.Cycles; r < 1.8 || r > 2.2 {
+			t.Errorf("%s with %s: speed-up %.2f (cycles %.0f -> %.0f), want about 2", c.base, c.more, r, a.Timing.Cycles, b.Timing.Cycles)
+		}
+	}
+}
+
+// Doubling the L2 moves the pointer-chase latency step to twice the
+// footprint.
+func TestPhysicsL2Step(t *testing.T) {
+	for _, base := range []string{"mali-g52", "adreno-640"} {
+		g := userGPU(t, base, "")
+		big := userGPU(t, base, fmt.Sprintf("l2: {size_kib: %d}\n", 2*g.L2.SizeKiB))
+		lat := func(g *arch.GPU, kib int) float64 {
+			n := kib * 1024 / 4
+			steps := 4 * kib * 1024 / 64
+			r := timeKernel(t, g, "chase.spv", 1, 1, fmt.Sprintf("buf:u32:%d=chase:64", n), "buf:u32:1", fmt.Sprintf("u32:%d", steps))
+			return r.Timing.Cycles / float64(steps)
+		}
+		l2 := g.L2.SizeKiB
+		inL2, beyond := lat(g, l2*3/4), lat(g, l2*3/2)
+		bigBeyond := lat(big, l2*3/2)
+		if beyond < 1.3*inL2 {
+			t.Errorf("%s: chase at 1.5x L2 (%.0f cycles/step) not slower than at 0.75x L2 (%.0f)", base, beyond, inL2)
+		}
+		if !within(bigBeyond, inL2, 0.15) {
+			t.Errorf("%s: with L2 doubled, the chase at 1.5x the old L2 takes %.0f cycles/step; want about the in-L2 %.0f", base, bigBeyond, inL2)
+		}
+	}
+}
+
+// Halving the DRAM bandwidth about doubles a streaming kernel's time.
+func TestPhysicsDRAMBandwidth(t *testing.T) {
+	for _, base := range []string{"mali-g52", "adreno-640"} {
+		g := userGPU(t, base, "")
+		half := userGPU(t, base, fmt.Sprintf("dram: {transfer_mts: %g}\n", g.DRAM.TransferMTs/2))
+		n := 1 << 20 // 16 MiB of float4 in, 16 MiB out: far past every cache
+		args := []string{fmt.Sprintf("buf:f32x4:%d", n), fmt.Sprintf("buf:f32x4:%d", n), fmt.Sprintf("u32:%d", n)}
+		a := timeKernel(t, g, "stream.spv", 4096, 64, args...)
+		b := timeKernel(t, half, "stream.spv", 4096, 64, args...)
+		if r := b.Timing.Cycles / a.Timing.Cycles; r < 1.8 || r > 2.2 {
+			t.Errorf("%s: half the DRAM bandwidth: time x%.2f (cycles %.0f -> %.0f), want about 2", base, r, a.Timing.Cycles, b.Timing.Cycles)
+		}
+	}
+}
+
+// Two runs of the same kernel give identical counters.
+func TestTimingDeterminism(t *testing.T) {
+	for _, base := range []string{"mali-g52", "adreno-640", "powervr-gx6250"} {
+		g := userGPU(t, base, "")
+		a := timeKernel(t, g, "stream.spv", 1024, 64, "buf:f32x4:65536=iota", "buf:f32x4:65536", "u32:65536")
+		b := timeKernel(t, g, "stream.spv", 1024, 64, "buf:f32x4:65536=iota", "buf:f32x4:65536", "u32:65536")
+		if !reflect.DeepEqual(a.Timing, b.Timing) {
+			t.Errorf("%s: two runs differ: %v cycles vs %v", base, a.Timing.Cycles, b.Timing.Cycles)
+		}
+	}
+}

@@ -1,0 +1,669 @@
+// Package timing decides when things happen: it runs a kernel's warps on the
+// cores, engines and pipes of a described GPU, issuing the groups the isa
+// package lowered (Bifrost clauses, Adreno and Rogue instructions) in
+// global time order, asking the functional executor to run each block and
+// sending the addresses it touched through the memory hierarchy model. The
+// executor computes every value; this package never does.
+//
+// Time is in GPU clock cycles (float64). Shared resources — issue ports,
+// pipes, caches, DRAM — are servers with a next-free time, so idle time is
+// skipped rather than ticked through.
+package timing
+
+import (
+	"container/heap"
+	"fmt"
+	"math"
+
+	"github.com/pocketgpu/pocketgpu/arch"
+	"github.com/pocketgpu/pocketgpu/emu"
+	"github.com/pocketgpu/pocketgpu/ir"
+	"github.com/pocketgpu/pocketgpu/isa"
+	"github.com/pocketgpu/pocketgpu/timing/mem"
+)
+
+// Stall causes: what the earliest-ready warp of an idle engine was waiting
+// for.
+type Cause uint8
+
+const (
+	StallNone         Cause = iota
+	StallMemory             // a load's data
+	StallTexture            // a texture sample
+	StallDependency         // an ALU result (pipeline latency)
+	StallPipe               // the pipe its instruction needs is busy
+	StallBarrier            // the work-group barrier
+	StallBankConflict       // local-memory bank conflicts
+	StallNoWarp             // no resident warp
+	StallFetch              // instruction fetch (cache miss)
+	numCauses
+)
+
+var causeNames = [...]string{"none", "memory", "texture", "dependency", "pipe", "barrier", "bank_conflict", "no_warp", "instruction_fetch"}
+
+func (c Cause) String() string { return causeNames[c] }
+
+// Config is one timed kernel run.
+type Config struct {
+	GPU      *arch.GPU
+	Dispatch *emu.Dispatch // initialised (Init), not yet run
+	Program  *isa.Program
+	// Occupancy is the residency the GPU's rules allow for this kernel.
+	Occupancy arch.Occupancy
+	// Memory is the hierarchy (fresh, or warm from earlier kernels).
+	Memory *mem.Hierarchy
+	// LocalBytes of local memory per work-group.
+	LocalBytes int
+}
+
+type warpState struct {
+	w     *emu.Warp
+	wg    *wgState
+	eng   *engine
+	slot  int // resident-warp slot on the core (for private regions)
+	age   uint64
+	block *isa.Block
+	next  int
+	trace emu.Trace
+	acc   int // next trace access to match
+
+	ready       []float64  // per IR slot: when its value is available
+	cause       []Cause    // per IR slot: what produces it (memory, texture, ALU)
+	readyAt     float64    // the warp may issue its next group from here
+	why         Cause      // what readyAt waits for
+	outstanding float64    // the last store/atomic completes
+	after       emu.Status // what the executor said after the current block
+	hasNext     bool       // the fields below describe a group ready to consider
+	nextReady   float64
+	nextWhy     Cause
+	nextPipes   []int32
+	waiting     bool // at a barrier
+	finished    bool
+}
+
+type wgState struct {
+	wg       *emu.WorkGroup
+	core     *core
+	slot     int
+	warps    []*warpState
+	arrived  int
+	arriveAt float64
+	done     int
+}
+
+type engine struct {
+	core      *core
+	index     int // engine number in the GPU (for ordering)
+	warps     []*warpState
+	time      float64 // next time this engine can try to issue
+	issueFree float64
+	pipeFree  []float64
+	last      int
+	lastPick  int
+	heapIdx   int
+	inHeap    bool
+
+	// counters
+	pipeBusy    []float64
+	issueCycles float64
+	groups      uint64
+	ops         uint64
+	stall       [numCauses]float64
+	busyUntil   float64
+}
+
+type core struct {
+	id       int
+	engines  []*engine
+	wgs      []*wgState
+	freeSlot []bool // work-group slots
+	warpSlot int
+	// counters
+	warpsLaunched uint64
+	residentArea  float64 // integral of resident warps over time
+	lastChange    float64
+	resident      int
+	peakResident  int
+	firstActive   float64
+	lastActive    float64
+	active        bool
+}
+
+// Engine runs one kernel.
+type Engine struct {
+	cfg   Config
+	g     *arch.GPU
+	prog  *isa.Program
+	d     *emu.Dispatch
+	mem   *mem.Hierarchy
+	cores []*core
+	eng   []*engine
+	queue engineHeap
+
+	nextWG      int
+	totalWG     int
+	residentWGs int
+	maxWGsCore  int
+	maxWGsGPU   int
+	doneWGs     int
+	ageCounter  uint64
+	end         float64
+	err         error
+
+	pool []*warpState
+	req  mem.Request
+
+	// Whole-kernel counters.
+	memStall   float64
+	activeLane uint64
+	warpInsts  uint64
+}
+
+// New prepares a timed run.
+func New(cfg Config) (*Engine, error) {
+	g := cfg.GPU
+	e := &Engine{cfg: cfg, g: g, prog: cfg.Program, d: cfg.Dispatch, mem: cfg.Memory}
+	if e.mem == nil {
+		e.mem = mem.New(g)
+	}
+	occ := cfg.Occupancy
+	e.maxWGsCore = max(occ.WorkgroupsPerCore, 1)
+	e.maxWGsGPU = occ.ResidentWorkgroups
+	if e.maxWGsGPU <= 0 {
+		e.maxWGsGPU = e.maxWGsCore * g.Cores
+	}
+	npipes := len(e.prog.Pipes)
+	for c := 0; c < g.Cores; c++ {
+		co := &core{id: c, freeSlot: make([]bool, e.maxWGsCore), firstActive: math.Inf(1)}
+		for i := range co.freeSlot {
+			co.freeSlot[i] = true
+		}
+		for k := 0; k < g.EnginesPerCore; k++ {
+			en := &engine{core: co, index: len(e.eng), pipeFree: make([]float64, npipes), pipeBusy: make([]float64, npipes), heapIdx: -1}
+			co.engines = append(co.engines, en)
+			e.eng = append(e.eng, en)
+		}
+		e.cores = append(e.cores, co)
+	}
+	e.totalWG = e.d.NumGroups()
+	return e, nil
+}
+
+// Run executes the kernel and returns its counters.
+func (e *Engine) Run() (*Result, error) {
+	// Fill the GPU: work-groups go to cores round-robin while they fit.
+	for progress := true; progress && e.nextWG < e.totalWG; {
+		progress = false
+		for _, c := range e.cores {
+			if e.nextWG < e.totalWG && e.canTake(c) {
+				e.launch(c, 0)
+				progress = true
+			}
+		}
+	}
+	for e.queue.Len() > 0 && e.err == nil {
+		en := heap.Pop(&e.queue).(*engine)
+		en.inHeap = false
+		e.step(en)
+		if e.d.Stats.WarpInsts > e.d.MaxWarpInsts {
+			return nil, fmt.Errorf("kernel %s did not finish within %d warp instructions (raise --max-instructions if it is meant to run longer): %w",
+				e.d.Prog.Entry, e.d.MaxWarpInsts, emu.ErrBudget)
+		}
+	}
+	if e.err != nil {
+		return nil, e.err
+	}
+	if e.doneWGs != e.totalWG {
+		return nil, fmt.Errorf("internal: %d of %d work-groups finished", e.doneWGs, e.totalWG)
+	}
+	end := e.mem.Flush(e.end)
+	return e.result(math.Max(end, e.end)), nil
+}
+
+func (e *Engine) canTake(c *core) bool {
+	if e.residentWGs >= e.maxWGsGPU {
+		return false
+	}
+	for _, free := range c.freeSlot {
+		if free {
+			return true
+		}
+	}
+	return false
+}
+
+// launch places the next work-group on core c at time t.
+func (e *Engine) launch(c *core, t float64) {
+	slot := 0
+	for i, free := range c.freeSlot {
+		if free {
+			slot = i
+			break
+		}
+	}
+	c.freeSlot[slot] = false
+	wg := e.d.NewWorkGroup(e.nextWG)
+	e.nextWG++
+	e.residentWGs++
+	ws := &wgState{wg: wg, core: c, slot: slot}
+	c.wgs = append(c.wgs, ws)
+	for _, w := range wg.Warps {
+		st := e.newWarp()
+		st.w, st.wg = w, ws
+		n := e.prog.IR.Regs
+		if cap(st.ready) < n {
+			st.ready, st.cause = make([]float64, n), make([]Cause, n)
+		}
+		st.ready, st.cause = st.ready[:n], st.cause[:n]
+		for k := range st.ready {
+			st.ready[k], st.cause[k] = t, StallNone
+		}
+		st.readyAt, st.why = t, StallNone
+		st.age = e.ageCounter
+		e.ageCounter++
+		// Spread a work-group's warps over the core's engines, the least
+		// loaded first (ties: lowest index).
+		en := c.engines[0]
+		for _, x := range c.engines {
+			if len(x.warps) < len(en.warps) {
+				en = x
+			}
+		}
+		st.eng = en
+		st.slot = c.warpSlot
+		c.warpSlot++
+		en.warps = append(en.warps, st)
+		ws.warps = append(ws.warps, st)
+		c.warpsLaunched++
+	}
+	e.residentChange(c, t, len(wg.Warps))
+	for _, st := range ws.warps {
+		e.prepare(st)
+		e.wake(st.eng, t)
+	}
+}
+
+func (e *Engine) residentChange(c *core, t float64, delta int) {
+	c.residentArea += float64(c.resident) * (t - c.lastChange)
+	c.lastChange = t
+	c.resident += delta
+	c.peakResident = max(c.peakResident, c.resident)
+	if c.resident > 0 && !c.active {
+		c.active = true
+		c.firstActive = math.Min(c.firstActive, t)
+	}
+}
+
+func (e *Engine) newWarp() *warpState {
+	if n := len(e.pool); n > 0 {
+		w := e.pool[n-1]
+		e.pool = e.pool[:n-1]
+		*w = warpState{ready: w.ready[:0], cause: w.cause[:0], trace: w.trace, nextPipes: w.nextPipes[:0]}
+		return w
+	}
+	return &warpState{}
+}
+
+// wake makes sure en will look for work no later than t.
+func (e *Engine) wake(en *engine, t float64) {
+	t = math.Max(t, en.issueFree)
+	if en.inHeap {
+		if t < en.time {
+			en.time = t
+			heap.Fix(&e.queue, en.heapIdx)
+		}
+		return
+	}
+	en.time = t
+	heap.Push(&e.queue, en)
+	en.inHeap = true
+}
+
+// step lets an engine issue one group at en.time or later.
+func (e *Engine) step(en *engine) {
+	t := en.time
+	w, start, why := e.pick(en, t)
+	if w == nil {
+		// Nothing can ever issue here until something wakes the engine
+		// (a barrier release, a new work-group).
+		if len(en.warps) == 0 {
+			en.busyUntil = t
+		}
+		return
+	}
+	if start > t {
+		en.stall[why] += start - t
+		en.time = start
+		heap.Push(&e.queue, en)
+		en.inHeap = true
+		return
+	}
+	e.issue(en, w, t)
+	if len(en.warps) > 0 {
+		e.wake(en, en.issueFree)
+	}
+}
+
+// pick finds the warp that can issue earliest (ties: the next after the
+// one that issued last, round-robin). It returns the start time and, when
+// that is later than t, what the warp waits for.
+func (e *Engine) pick(en *engine, t float64) (*warpState, float64, Cause) {
+	var best *warpState
+	bestStart := math.Inf(1)
+	bestWhy := StallNone
+	n := len(en.warps)
+	for k := 0; k < n; k++ {
+		i := en.last + 1 + k
+		if i >= n {
+			i -= n
+		}
+		w := en.warps[i]
+		if !w.hasNext {
+			continue
+		}
+		s, why := w.nextReady, w.nextWhy
+		for _, p := range w.nextPipes {
+			if en.pipeFree[p] > s {
+				s, why = en.pipeFree[p], StallPipe
+			}
+		}
+		if en.issueFree > s {
+			s = en.issueFree
+		}
+		if s < bestStart {
+			best, bestStart, bestWhy = w, s, why
+			en.lastPick = i
+			if s <= t {
+				break
+			}
+		}
+	}
+	if best == nil {
+		return nil, 0, StallNoWarp
+	}
+	en.last = en.lastPick
+	if bestStart <= t {
+		return best, t, StallNone
+	}
+	return best, bestStart, bestWhy
+}
+
+// prepare makes sure the warp knows its next group (running the executor
+// for a new block when the last is used up) and when that group's inputs
+// are ready. A warp's readiness changes only when it issues, fetches a
+// block or leaves a barrier, so pick reads this instead of recomputing it.
+func (e *Engine) prepare(w *warpState) {
+	w.hasNext = false
+	if !e.fetchBlock(w) {
+		return
+	}
+	g := &w.block.Groups[w.next]
+	s, why := w.readyAt, w.why
+	for _, r := range g.Reads {
+		if int(r) < len(w.ready) && w.ready[r] > s {
+			s, why = w.ready[r], w.cause[r]
+		}
+	}
+	w.nextReady, w.nextWhy = s, why
+	w.nextPipes = w.nextPipes[:0]
+	for p, c := range g.Pipe {
+		if c > 0 {
+			w.nextPipes = append(w.nextPipes, int32(p))
+		}
+	}
+	w.hasNext = true
+}
+
+// fetchBlock runs the warp's next block in the executor and points the
+// warp at that block's groups. It returns false when the warp has nothing
+// to issue (it finished, or waits at a barrier).
+func (e *Engine) fetchBlock(w *warpState) bool {
+	for {
+		if w.finished || w.waiting {
+			return false
+		}
+		if w.block != nil && w.next < len(w.block.Groups) {
+			return true
+		}
+		w.w.Trace = &w.trace
+		st := w.w.Step()
+		if st == emu.Faulted {
+			e.fail(w.w.Err())
+			return false
+		}
+		w.after = st
+		w.block = &e.prog.Blocks[w.trace.Block]
+		w.next, w.acc = 0, 0
+		e.warpInsts += uint64(e.prog.IR.Blocks[w.trace.Block].End-e.prog.IR.Blocks[w.trace.Block].Start) + 1
+		if len(w.block.Groups) == 0 {
+			// Nothing to issue: apply what follows the block at once.
+			e.blockDone(w, w.readyAt)
+		}
+	}
+}
+
+func (e *Engine) fail(err error) {
+	if e.err == nil {
+		e.err = err
+	}
+}
+
+// issue issues w's next group on en at t.
+func (e *Engine) issue(en *engine, w *warpState, t float64) {
+	g := &w.block.Groups[w.next]
+	en.issueFree = t + float64(g.Issue)
+	for p, c := range g.Pipe {
+		if c > 0 {
+			en.pipeFree[p] = math.Max(en.pipeFree[p], t) + float64(c)
+			en.pipeBusy[p] += float64(c)
+		}
+	}
+	lat := t + float64(g.Latency)
+	for _, s := range g.Writes {
+		if int(s) < len(w.ready) {
+			w.ready[s], w.cause[s] = lat, StallDependency
+		}
+	}
+	for _, pc := range g.Mem {
+		e.memOp(w, pc, t)
+	}
+	en.groups++
+	en.issueCycles += float64(g.Issue)
+	en.ops += uint64(g.Ops)
+	en.busyUntil = math.Max(en.busyUntil, en.issueFree)
+	w.readyAt, w.why = en.issueFree, StallNone
+	w.next++
+	if w.next == len(w.block.Groups) {
+		e.blockDone(w, en.issueFree)
+	}
+	e.prepare(w)
+}
+
+// blockDone applies what the executor said after the block: continue,
+// wait at a barrier, or finish.
+func (e *Engine) blockDone(w *warpState, t float64) {
+	switch w.after {
+	case emu.AtBarrier:
+		e.arrive(w, t)
+	case emu.Done:
+		e.finish(w, t)
+	}
+}
+
+// memOp sends one memory instruction's accesses to the hierarchy and
+// records when its results arrive.
+func (e *Engine) memOp(w *warpState, pc int32, t float64) {
+	tr := &w.trace
+	for w.acc < len(tr.Accesses) && tr.Accesses[w.acc].PC != pc {
+		w.acc++
+	}
+	done := t
+	cause := StallMemory
+	for w.acc < len(tr.Accesses) && tr.Accesses[w.acc].PC == pc {
+		a := tr.Accesses[w.acc]
+		w.acc++
+		if a.Space == ir.SpacePrivate {
+			continue // registers: the lowering costs these as moves
+		}
+		r := &e.req
+		r.Core, r.Space, r.Group = w.wg.core.id, a.Space, w.wg.slot
+		r.Addrs = tr.Addrs[a.Start : a.Start+a.N]
+		r.Bytes, r.Lanes = a.Bytes, a.N
+		switch a.Kind {
+		case emu.AccessLoad:
+			r.Kind = mem.Load
+		case emu.AccessStore:
+			r.Kind = mem.Store
+		case emu.AccessAtomic:
+			r.Kind = mem.Atomic
+		case emu.AccessTexture:
+			r.Kind = mem.Texture
+			r.Lanes = tr.Active.Count()
+			cause = StallTexture
+		}
+		res := e.mem.Access(t, r)
+		if res.Conflicts > 0 {
+			cause = StallBankConflict
+		}
+		if r.Kind == mem.Store {
+			w.outstanding = math.Max(w.outstanding, res.Done)
+			continue
+		}
+		done = math.Max(done, res.Done)
+	}
+	in := &e.prog.IR.Code[pc]
+	dst, n := in.Dst, int(in.N)
+	switch in.Op {
+	case ir.OpAtomic:
+		dst, n = e.prog.IR.Atomics[in.Aux].Dst, 1
+		w.outstanding = math.Max(w.outstanding, done)
+	case ir.OpImage:
+		n = max(e.prog.IR.Images[in.Aux].N, 1)
+	}
+	for k := 0; k < n && dst >= 0; k++ {
+		s := int(dst) + k
+		if s < len(w.ready) {
+			w.ready[s], w.cause[s] = done, cause
+		}
+	}
+}
+
+// arrive records a warp at its work-group's barrier; the last to arrive
+// releases them all.
+func (e *Engine) arrive(w *warpState, t float64) {
+	wg := w.wg
+	w.waiting = true
+	wg.arrived++
+	wg.arriveAt = math.Max(wg.arriveAt, math.Max(t, w.outstanding))
+	e.tryRelease(wg)
+}
+
+// barrierLatency is the cost of a work-group barrier once every warp has
+// arrived. assumed: a few cycles for the release to reach the schedulers;
+// the seeds give no figure.
+const barrierLatency = 4
+
+func (e *Engine) tryRelease(wg *wgState) {
+	if wg.arrived == 0 || wg.arrived+wg.done < len(wg.warps) {
+		return
+	}
+	if _, err := wg.wg.Sync(); err != nil {
+		e.fail(err)
+		return
+	}
+	at := wg.arriveAt + barrierLatency
+	for _, w := range wg.warps {
+		if !w.waiting {
+			continue
+		}
+		w.waiting = false
+		w.after = emu.Running
+		if at > w.readyAt {
+			w.readyAt, w.why = at, StallBarrier
+		}
+		e.prepare(w)
+		e.wake(w.eng, w.readyAt)
+	}
+	wg.arrived, wg.arriveAt = 0, 0
+}
+
+// finish retires a warp; the last warp of a work-group retires the
+// work-group and lets the core take another.
+func (e *Engine) finish(w *warpState, t float64) {
+	end := math.Max(t, w.outstanding)
+	w.finished = true
+	en := w.eng
+	for i, x := range en.warps {
+		if x == w {
+			en.warps = append(en.warps[:i], en.warps[i+1:]...)
+			if en.last >= i && en.last > 0 {
+				en.last--
+			}
+			break
+		}
+	}
+	wg := w.wg
+	wg.done++
+	wg.arriveAt = math.Max(wg.arriveAt, 0)
+	c := wg.core
+	e.residentChange(c, end, -1)
+	c.lastActive = math.Max(c.lastActive, end)
+	e.end = math.Max(e.end, end)
+	if wg.done < len(wg.warps) {
+		e.tryRelease(wg)
+		return
+	}
+	// The work-group is done.
+	e.d.Release(wg.wg)
+	c.freeSlot[wg.slot] = true
+	for i, x := range c.wgs {
+		if x == wg {
+			c.wgs = append(c.wgs[:i], c.wgs[i+1:]...)
+			break
+		}
+	}
+	e.residentWGs--
+	e.doneWGs++
+	for _, x := range wg.warps {
+		e.pool = append(e.pool, x)
+	}
+	// Hand out more work: this core first, then any core the GPU-wide
+	// limit was holding back.
+	if e.nextWG < e.totalWG && e.canTake(c) {
+		e.launch(c, end)
+	}
+	for _, o := range e.cores {
+		for e.nextWG < e.totalWG && e.canTake(o) {
+			e.launch(o, end)
+		}
+	}
+}
+
+// engineHeap orders engines by the time they next try to issue (ties: the
+// engine's index, for determinism).
+type engineHeap []*engine
+
+func (h engineHeap) Len() int { return len(h) }
+func (h engineHeap) Less(i, j int) bool {
+	if h[i].time != h[j].time {
+		return h[i].time < h[j].time
+	}
+	return h[i].index < h[j].index
+}
+func (h engineHeap) Swap(i, j int) {
+	h[i], h[j] = h[j], h[i]
+	h[i].heapIdx, h[j].heapIdx = i, j
+}
+func (h *engineHeap) Push(x any) {
+	en := x.(*engine)
+	en.heapIdx = len(*h)
+	*h = append(*h, en)
+}
+func (h *engineHeap) Pop() any {
+	old := *h
+	n := len(old)
+	en := old[n-1]
+	*h = old[:n-1]
+	en.heapIdx = -1
+	return en
+}
