@@ -1,0 +1,300 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"image"
+	"image/png"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/pocketgpu/pocketgpu/arch"
+	"github.com/pocketgpu/pocketgpu/gfx"
+	"github.com/pocketgpu/pocketgpu/gfx/gltf"
+	"github.com/pocketgpu/pocketgpu/gfx/layout"
+	"github.com/pocketgpu/pocketgpu/gfx/scene"
+	"github.com/pocketgpu/pocketgpu/kernel"
+)
+
+func init() { subcommands = append(subcommands, newRenderCmd) }
+
+// maxFrames bounds --frames.
+const maxFrames = 1000
+
+type renderFlags struct {
+	gpu, mode, vs, fs, out, layout string
+	width, height, frames          int
+	orbit                          float64
+	asJSON                         bool
+}
+
+func newRenderCmd() *cobra.Command {
+	var rf renderFlags
+	var sceneHelp strings.Builder
+	for _, n := range scene.BuiltinNames() {
+		fmt.Fprintf(&sceneHelp, "  %-8s %s\n", n, scene.BuiltinDoc(n))
+	}
+	cmd := &cobra.Command{
+		Use:   "render --gpu GPU SCENE [--width W --height H] [--frames N] [--camera-orbit DEG] [--mode tiled|immediate] [--vs S.spv --fs S.spv] [--out DIR] [--json]",
+		Short: "Render a scene the way a tile-based GPU does and count what it costs",
+		Long: `render draws a scene on a GPU as its family does — Mali: hierarchical tiling,
+per-tile shading in the tile buffer, transaction elimination, u-interleaved
+write-back; Adreno: a binning pass, one pass per GMEM bin, resolves (or
+direct rendering when the attachments do not fit) — or, with --mode
+immediate, as an immediate-mode renderer whose colour and depth traffic goes
+through L2 to DRAM. Shaders run on the functional executor in warps of the
+GPU's width; tiled and immediate rendering give the same image.
+
+SCENE is a glTF 2.0 file (.gltf with its buffers and images, or .glb) or a
+built-in scene:
+
+` + sceneHelp.String() + `
+The default shaders are pocketgpu's own (gfx/shaders); --vs and --fs take
+SPIR-V (or .vert/.frag GLSL, compiled with glslangValidator) following the
+interface in docs/rendering.md. Every frame is written to DIR as
+frame-NNN.png with three heatmaps (heat-prims: primitives per tile,
+heat-cycles: fragment cycles per tile, heat-te: tiles written in red and
+eliminated by CRC in green) and counters.json. Counters are explained in
+docs/counters.md. GPU is ` + gpuArgHelp + `.`,
+		Example: `  pocketgpu render --gpu mali-g52 spheres --frames 2
+  pocketgpu render --gpu adreno-640 model.glb --width 1920 --height 1080 --camera-orbit 5 --frames 3 --json
+  pocketgpu render --gpu mali-g52 ui --frames 4 --mode immediate --out ui-imm`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runRender(cmd.OutOrStdout(), args[0], rf)
+		},
+	}
+	f := cmd.Flags()
+	addGPUFlag(cmd, &rf.gpu)
+	f.IntVar(&rf.width, "width", 960, "frame width in pixels")
+	f.IntVar(&rf.height, "height", 540, "frame height in pixels")
+	f.IntVar(&rf.frames, "frames", 1, fmt.Sprintf("frames to render (1 to %d)", maxFrames))
+	f.Float64Var(&rf.orbit, "camera-orbit", 0, "degrees the camera turns about the scene per frame (perspective scenes)")
+	f.StringVar(&rf.mode, "mode", "tiled", "tiled (the GPU's own way) or immediate (the baseline)")
+	f.StringVar(&rf.vs, "vs", "", "vertex shader (.spv, or .vert GLSL)")
+	f.StringVar(&rf.fs, "fs", "", "fragment shader (.spv, or .frag GLSL)")
+	f.StringVar(&rf.out, "out", "render-out", "directory for the frames, heatmaps and counters.json")
+	f.StringVar(&rf.layout, "layout", "", "colour-buffer layout in memory: u-interleaved or linear (default: u-interleaved on Mali, linear elsewhere)")
+	f.BoolVar(&rf.asJSON, "json", false, "print the counters as JSON")
+	return cmd
+}
+
+// loadScene reads a glTF file or makes a built-in scene.
+func loadScene(spec string) (*scene.Scene, error) {
+	ext := strings.ToLower(filepath.Ext(spec))
+	if ext == ".gltf" || ext == ".glb" {
+		s, err := gltf.Load(spec)
+		if err != nil {
+			return nil, badInput(err)
+		}
+		return s, nil
+	}
+	if ext != "" && strings.ContainsAny(spec, `/\`) || ext == ".obj" || ext == ".fbx" || ext == ".dae" {
+		return nil, badInputf("scene %q: pocketgpu reads glTF 2.0 (.gltf or .glb) files and the built-in scenes %s", spec, strings.Join(scene.BuiltinNames(), ", "))
+	}
+	s, err := scene.Builtin(spec)
+	if err != nil {
+		return nil, badInput(err)
+	}
+	return s, nil
+}
+
+// loadShaderFile reads SPIR-V or compiles GLSL.
+func loadShaderFile(path, want string) ([]byte, error) {
+	ext := strings.ToLower(filepath.Ext(path))
+	if ext != ".spv" && ext != want {
+		return nil, badInputf("shader %s: give SPIR-V (.spv) or GLSL (%s)", path, want)
+	}
+	b, err := kernel.Load(path, kernel.Options{})
+	if err != nil {
+		var crash *kernel.ToolCrashError
+		if errors.As(err, &crash) {
+			return nil, err
+		}
+		return nil, badInput(err)
+	}
+	return b, nil
+}
+
+func renderOptions(g *arch.GPU, rf renderFlags) (gfx.Options, error) {
+	opt := gfx.Options{Width: rf.width, Height: rf.height, OrbitDeg: rf.orbit}
+	var err error
+	if opt.Mode, err = gfx.ParseMode(rf.mode); err != nil {
+		return opt, badInputf("--mode: %v", err)
+	}
+	if rf.layout != "" {
+		if opt.Layout, err = layout.Parse(rf.layout); err != nil {
+			return opt, badInputf("--layout: %v", err)
+		}
+		opt.LayoutSet = true
+	}
+	if rf.vs != "" {
+		if opt.VS, err = loadShaderFile(rf.vs, ".vert"); err != nil {
+			return opt, err
+		}
+		opt.VSName = rf.vs
+	}
+	if rf.fs != "" {
+		if opt.FS, err = loadShaderFile(rf.fs, ".frag"); err != nil {
+			return opt, err
+		}
+		opt.FSName = rf.fs
+	}
+	return opt, nil
+}
+
+// renderReport is the JSON the command prints.
+type renderReport struct {
+	GPU    string           `json:"gpu"`
+	Scene  string           `json:"scene"`
+	Width  int              `json:"width"`
+	Height int              `json:"height"`
+	Mode   string           `json:"mode"`
+	Layout string           `json:"layout"`
+	Clock  float64          `json:"clock_mhz"`
+	Files  []string         `json:"files"`
+	Frames []gfx.FrameStats `json:"frames"`
+}
+
+func runRender(out io.Writer, sceneArg string, rf renderFlags) error {
+	g, err := resolveGPU(rf.gpu)
+	if err != nil {
+		return err
+	}
+	if rf.frames < 1 || rf.frames > maxFrames {
+		return badInputf("--frames %d: 1 to %d frames", rf.frames, maxFrames)
+	}
+	opt, err := renderOptions(g, rf)
+	if err != nil {
+		return err
+	}
+	sc, err := loadScene(sceneArg)
+	if err != nil {
+		return err
+	}
+	r, err := gfx.New(g, sc, opt)
+	if err != nil {
+		return wrapGfx(err)
+	}
+	if err := os.MkdirAll(rf.out, 0o755); err != nil {
+		return badInputf("--out %s: %v", rf.out, err)
+	}
+	rep := renderReport{GPU: g.ID, Scene: sceneArg, Width: rf.width, Height: rf.height, Mode: opt.Mode.String(), Layout: r.Layout().String(), Clock: g.ClockMHz}
+	for i := 0; i < rf.frames; i++ {
+		f, err := r.Render()
+		if err != nil {
+			return wrapGfx(fmt.Errorf("frame %d: %w", i, err))
+		}
+		files := []struct {
+			name string
+			img  image.Image
+		}{
+			{fmt.Sprintf("frame-%03d.png", i), f.Image},
+			{fmt.Sprintf("heat-prims-%03d.png", i), f.Heatmap(gfx.HeatPrims)},
+			{fmt.Sprintf("heat-cycles-%03d.png", i), f.Heatmap(gfx.HeatCycles)},
+			{fmt.Sprintf("heat-te-%03d.png", i), f.Heatmap(gfx.HeatTE)},
+		}
+		for _, fl := range files {
+			p := filepath.Join(rf.out, fl.name)
+			if err := writePNG(p, fl.img); err != nil {
+				return err
+			}
+			rep.Files = append(rep.Files, p)
+		}
+		rep.Frames = append(rep.Frames, f.Stats)
+	}
+	js, err := json.MarshalIndent(rep, "", "  ")
+	if err != nil {
+		return err
+	}
+	cp := filepath.Join(rf.out, "counters.json")
+	if err := os.WriteFile(cp, append(js, '\n'), 0o644); err != nil {
+		return fmt.Errorf("writing %s: %w", cp, err)
+	}
+	rep.Files = append(rep.Files, cp)
+	if rf.asJSON {
+		js, _ = json.MarshalIndent(rep, "", "  ")
+		_, err := fmt.Fprintf(out, "%s\n", js)
+		return err
+	}
+	return writeRenderText(out, g, rep)
+}
+
+func wrapGfx(err error) error {
+	if gfx.IsUserError(err) {
+		return badInput(err)
+	}
+	return err
+}
+
+func writePNG(path string, img image.Image) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err := png.Encode(f, img); err != nil {
+		f.Close()
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return f.Close()
+}
+
+func writeRenderText(out io.Writer, g *arch.GPU, rep renderReport) error {
+	fmt.Fprintf(out, "%s, scene %s, %dx%d, %s rendering, colour buffer %s, %d frame(s) at %s MHz\n",
+		g.ID, rep.Scene, rep.Width, rep.Height, rep.Mode, rep.Layout, len(rep.Frames), fmtFloat(g.ClockMHz))
+	for _, st := range rep.Frames {
+		fmt.Fprintf(out, "\nframe %d: %.0f cycles, %.3f ms, %.1f FPS (estimated: docs/rendering.md)\n", st.Frame, st.Cycles, st.TimeMS, st.FPS)
+		w := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+		var passes []string
+		for i, p := range st.PassCycles {
+			if i == 6 && len(st.PassCycles) > 8 {
+				passes = append(passes, fmt.Sprintf("... %d more", len(st.PassCycles)-i))
+				break
+			}
+			passes = append(passes, fmt.Sprintf("%s %.0f", p.Name, p.Cycles))
+		}
+		fmt.Fprintf(w, "  passes\t%d: %s\n", st.Passes, strings.Join(passes, ", "))
+		c := st.PrimitivesCulled
+		fmt.Fprintf(w, "  geometry\t%d draws, %d vertices shaded in %d warps of %d; %d primitives in, %d clipped, culled %d (frustum %d, back-face %d, zero-area %d, no-sample %d), %d binned\n",
+			st.Draws, st.VerticesShaded, st.VertexWarps, st.VertexWarpWidth, st.PrimitivesIn, st.PrimitivesClipped, c.Total(), c.Frustum, c.BackFace, c.ZeroArea, c.NoSample, st.PrimitivesBinned)
+		switch {
+		case st.DirectRendering:
+			fmt.Fprintf(w, "  tiling\tdirect rendering (the attachments do not fit GMEM in bins)\n")
+		case st.Mode == "immediate":
+			fmt.Fprintf(w, "  tiling\tnone (immediate mode)\n")
+		case st.Bins > 0:
+			fmt.Fprintf(w, "  bins\t%d of %dx%d, all resolved; %d primitive references (at most %d in a bin); visibility streams %d bytes\n",
+				st.Bins, st.TileWidth, st.TileHeight, st.PrimitiveRefs, st.PrimitiveRefsMax, st.VisibilityStreams)
+		default:
+			fmt.Fprintf(w, "  tiles\t%d of %dx%d: %d written, %d eliminated by CRC; %d primitive references (at most %d in a tile)\n",
+				st.TilesTotal, st.TileWidth, st.TileHeight, st.TilesWritten, st.TilesEliminated, st.PrimitiveRefs, st.PrimitiveRefsMax)
+			fmt.Fprintf(w, "  polygon lists\t%d bytes written, %d bytes allocated", st.PolygonListBytes, st.PolygonListAlloc)
+			if st.HierarchyLevelUses != nil {
+				fmt.Fprintf(w, "; primitives per level (16x16 up) %v", st.HierarchyLevelUses)
+			}
+			fmt.Fprintln(w)
+		}
+		fmt.Fprintf(w, "  fragments\t%d rasterized, %d early-Z killed, %d shaded (+%d helper lanes), %d discarded, %d late-Z killed, %d written (%d blended); overdraw %.2f\n",
+			st.FragmentsRasterized, st.EarlyZKilled, st.FragmentsShaded, st.HelperLanes, st.Discarded, st.LateZKilled, st.FragmentsWritten, st.Blended, st.Overdraw)
+		fmt.Fprintf(w, "  shading\t%d vertex warp instructions; %d fragment warps of %d, %d warp instructions\n",
+			st.VertexWarpInsts, st.FragmentWarps, st.FragmentWarpWidth, st.FragmentWarpInsts)
+		fmt.Fprintf(w, "  texture\t%d samples, cache %d hits, %d misses (%.1f%%)\n", st.TextureSamples, st.TexCacheHits, st.TexCacheMisses, 100*st.TexCacheHitRate)
+		fmt.Fprintf(w, "  tile memory\t%d bytes\n", st.TileMemoryBytes)
+		fmt.Fprintf(w, "  L2\t%d hits, %d misses\n", st.L2Hits, st.L2Misses)
+		fmt.Fprintf(w, "  DRAM read\t%d bytes: geometry %d, binning %d, texture %d, frame buffer %d\n",
+			st.DRAMReadBytes, st.DRAMRead.Geometry, st.DRAMRead.Binning, st.DRAMRead.Texture, st.DRAMRead.Framebuffer)
+		fmt.Fprintf(w, "  DRAM write\t%d bytes: geometry %d, binning %d, texture %d, frame buffer %d\n",
+			st.DRAMWriteBytes, st.DRAMWrite.Geometry, st.DRAMWrite.Binning, st.DRAMWrite.Texture, st.DRAMWrite.Framebuffer)
+		if err := w.Flush(); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintf(out, "\nwrote %d files to %s\n", len(rep.Files), filepath.Dir(rep.Files[len(rep.Files)-1]))
+	return nil
+}
