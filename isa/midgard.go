@@ -86,7 +86,9 @@ func (l *lowerer) midgardBlock(bc *blockCode) []Group {
 			if bundle[q] < 0 {
 				return false
 			}
-			if bundle[q] == cur && (d.msg || ops[q].kind != kALU || pos[q] >= at) {
+			// In the same bundle: an earlier unit's ALU result, or an
+			// earlier message in program order; never a message's result.
+			if bundle[q] == cur && (d.msg || pos[q] >= at) {
 				return false
 			}
 		}

@@ -1,0 +1,181 @@
+package isa
+
+import (
+	"testing"
+
+	"github.com/pocketgpu/pocketgpu/ir"
+)
+
+// cfgProg builds a program of several blocks: code per block and edges.
+func cfgProg(nslots int, blocks [][]ir.Inst, terms []ir.Term, succs [][]ir.Edge) *ir.Program {
+	p := &ir.Program{Entry: "t", Regs: nslots, ConstDataSlot: -1, Sites: []ir.Site{{Name: "test"}}}
+	for b, code := range blocks {
+		start := int32(len(p.Code))
+		p.Code = append(p.Code, code...)
+		p.Blocks = append(p.Blocks, ir.Block{Start: start, End: int32(len(p.Code)), Term: terms[b], Succs: succs[b], IPDom: ir.NoBlock})
+	}
+	return p
+}
+
+func inst(o ir.Op, dst int32, src ...int32) ir.Inst {
+	in := ir.Inst{Op: o, N: 1, Dst: dst, Src: [3]int32{-1, -1, -1}}
+	copy(in.Src[:], src)
+	return in
+}
+
+func countClass(lp *Program, b int, class string) int {
+	return classes(lp, b)[class]
+}
+
+// A phi copy costs nothing when the register allocator can give source and
+// destination one register (the loop's accumulators in fma8), and a move
+// otherwise.
+func TestPhiCopies(t *testing.T) {
+	p := corpusProgram(t, "fma8")
+	body := -1
+	for b := range p.Blocks {
+		for i := p.Blocks[b].Start; i < p.Blocks[b].End; i++ {
+			if p.Code[i].Op == ir.OpFmaF32 {
+				body = b
+			}
+		}
+	}
+	for _, gpu := range []string{"mali-g52", "adreno-640", "powervr-gx6250", "mali-t760"} {
+		lp := lower(t, p, gpu, 0)
+		if n := countClass(lp, body, "move"); n != 0 {
+			t.Errorf("%s: the fma8 loop body has %d moves; its copies coalesce", gpu, n)
+		}
+		// The coalesced destinations are written by the producing group.
+		written := map[int32]bool{}
+		for _, g := range lp.Blocks[body].Groups {
+			for _, s := range g.Writes {
+				written[s] = true
+			}
+		}
+		for _, e := range p.Blocks[body].Succs {
+			for _, m := range e.Moves {
+				if !written[m.Dst] {
+					t.Errorf("%s: phi destination %d not written by the block", gpu, m.Dst)
+				}
+			}
+		}
+	}
+
+	// Block 0: x1 = x0 + 1; if c goto 0 (x0 ← x1) else goto 1, which reads
+	// x0: the old value is live on the other edge, so the copy is a move.
+	// Slots: 0 x0, 1 x1, 2 cond, 3 result, 10 the constant.
+	mk := func(exitReads int32) *ir.Program {
+		q := cfgProg(16,
+			[][]ir.Inst{{inst(ir.OpFAddF32, 1, 0, 10), inst(ir.OpFOrdLessThanF32, 2, 1, 10)}, {inst(ir.OpFAddF32, 3, exitReads, 10)}},
+			[]ir.Term{{Kind: ir.TermCond, Cond: 2}, {Kind: ir.TermReturn}},
+			[][]ir.Edge{{{To: 0, Moves: []ir.Move{{Dst: 0, Src: 1, N: 1}}}, {To: 1}}, nil})
+		q.Consts = []ir.Const{{Slot: 10, Value: 0x3f800000}}
+		return q
+	}
+	for _, tt := range []struct {
+		reads int32
+		moves int
+	}{{0, 1}, {1, 0}} {
+		for _, gpu := range []string{"mali-g52", "adreno-640"} {
+			lp := lower(t, mk(tt.reads), gpu, 0)
+			checkInvariants(t, "loop", lp)
+			if n := countClass(lp, 0, "move"); n != tt.moves {
+				t.Errorf("%s, exit reads slot %d: %d moves, want %d", gpu, tt.reads, n, tt.moves)
+			}
+		}
+	}
+}
+
+// The static report sums groups along the CFG: the shortest and longest
+// paths per pipe, loops once, and names the bounding pipe.
+func TestAnalyzePaths(t *testing.T) {
+	// 0: cond → 1 (one add) or 2 (four adds); both → 3: return.
+	add := func(d int32) ir.Inst { return inst(ir.OpFAddF32, d, 0, 0) }
+	p := cfgProg(32,
+		[][]ir.Inst{{inst(ir.OpFOrdLessThanF32, 1, 0, 0)}, {add(2)}, {add(3), add(4), add(5), add(6)}, {}},
+		[]ir.Term{{Kind: ir.TermCond, Cond: 1}, {Kind: ir.TermBranch}, {Kind: ir.TermBranch}, {Kind: ir.TermReturn}},
+		[][]ir.Edge{{{To: 1}, {To: 2}}, {{To: 3}}, {{To: 3}}, nil})
+	r, err := Analyze(p, mustGPU(t, "adreno-640"), 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	alu := r.Pipes[0]
+	// wave64 on a 64-wide partition: 1 cycle an add or compare; 2 engines.
+	if alu.Name != "alu" || alu.Shortest != 1 || alu.Longest != 2.5 || alu.Total != 3 || alu.Instructions != 6 {
+		t.Errorf("alu row %+v; want shortest 2/2, longest 5/2, total 6/2 core cycles, 6 instructions", alu)
+	}
+	if r.HasLoops {
+		t.Error("no loop here")
+	}
+	// A loop: 0 → 1 (two adds) → back to 1 or on to 2: counted once.
+	p = cfgProg(32,
+		[][]ir.Inst{{}, {add(2), inst(ir.OpFOrdLessThanF32, 1, 2, 0)}, {}},
+		[]ir.Term{{Kind: ir.TermBranch}, {Kind: ir.TermCond, Cond: 1}, {Kind: ir.TermReturn}},
+		[][]ir.Edge{{{To: 1}}, {{To: 1}, {To: 2}}, nil})
+	r, err = Analyze(p, mustGPU(t, "adreno-640"), 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.HasLoops || r.Pipes[0].Longest != 1 || r.Pipes[0].Shortest != 1 {
+		t.Errorf("loop: has loops %v, alu %+v; want the body once (2 ops / 2 engines)", r.HasLoops, r.Pipes[0])
+	}
+}
+
+// Family sections of the report: Bifrost clauses and tuples, Adreno wave
+// size, Rogue unified-store use, Midgard bundles. An ALU-bound kernel is
+// bound by the Bifrost EE's tuple issue (FMA and FADD share it) and by the
+// Adreno ALU pipe (wave128 FP32 takes it two cycles per issue).
+func TestAnalyzeFamilies(t *testing.T) {
+	p := corpusProgram(t, "fma8")
+	r, err := Analyze(p, mustGPU(t, "mali-g52"), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Bifrost == nil || r.Bifrost.Clauses < 5 || r.Bifrost.Tuples < r.Bifrost.Clauses || r.LongestBound != RowIssue || !r.HasLoops {
+		t.Errorf("g52 fma8: %+v bound %q", r.Bifrost, r.LongestBound)
+	}
+	if r.Occupancy.ResidentThreads != 768 {
+		t.Errorf("g52 fma8 with %d registers: %d threads resident, want 768 (seed 000)", r.Registers, r.Occupancy.ResidentThreads)
+	}
+	r, err = Analyze(p, mustGPU(t, "adreno-615"), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Adreno == nil || r.Adreno.WaveSize != 64 || r.LongestBound != "alu" {
+		t.Errorf("615 fma8: %+v bound %q", r.Adreno, r.LongestBound)
+	}
+	// fma() on the 615: hundreds of cycles a wave (seed 000).
+	if r.Pipes[0].Longest < 8*600/2 {
+		t.Errorf("615 fma8 loop: %v alu cycles, want at least 8 FMAs × 600 / 2 partitions", r.Pipes[0].Longest)
+	}
+	r, err = Analyze(p, mustGPU(t, "powervr-gx6250"), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Rogue == nil || r.Rogue.UnifiedStoreRegisters != (r.Registers+3)/4 || r.Rogue.PerTaskRegisters != 32*r.Rogue.UnifiedStoreRegisters {
+		t.Errorf("gx6250: %+v for %d registers", r.Rogue, r.Registers)
+	}
+	r, err = Analyze(p, mustGPU(t, "mali-t760"), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Midgard == nil || r.Midgard.Bundles == 0 {
+		t.Errorf("t760: %+v", r.Midgard)
+	}
+	// Memory: vecadd's loads and store use the load/store row.
+	r, err = Analyze(corpusProgram(t, "vecadd"), mustGPU(t, "mali-g52"), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ls := r.Pipes[len(r.Pipes)-2]
+	if ls.Name != RowLoadStore || ls.Instructions != 3 || ls.Longest <= 0 || ls.Shortest != 0 {
+		t.Errorf("vecadd load/store row %+v; want 3 messages, none on the shortest path (the bounds check skips them)", ls)
+	}
+	r, err = Analyze(corpusProgram(t, "image2d"), mustGPU(t, "mali-g52"), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tex := r.Pipes[len(r.Pipes)-1]; tex.Name != RowTexture || tex.Instructions == 0 || tex.Longest <= 0 {
+		t.Errorf("image2d texture row %+v", tex)
+	}
+}
