@@ -78,6 +78,7 @@ type warpState struct {
 	nextWhy     Cause
 	nextPipes   []int32
 	waiting     bool // at a barrier
+	fetched     bool // the next group's code has been fetched
 	finished    bool
 }
 
@@ -150,8 +151,9 @@ type Engine struct {
 	end         float64
 	err         error
 
-	pool []*warpState
-	req  mem.Request
+	pool  []*warpState
+	req   mem.Request
+	fetch *fetcher
 
 	// Whole-kernel counters.
 	memStall   float64
@@ -186,6 +188,7 @@ func New(cfg Config) (*Engine, error) {
 		e.cores = append(e.cores, co)
 	}
 	e.totalWG = e.d.NumGroups()
+	e.fetch = newFetcher(g, len(e.cores), len(e.eng), g.EnginesPerCore)
 	return e, nil
 }
 
@@ -340,7 +343,7 @@ func (e *Engine) step(en *engine) {
 	}
 	e.issue(en, w, t)
 	if len(en.warps) > 0 {
-		e.wake(en, en.issueFree)
+		e.wake(en, math.Max(en.issueFree, t))
 	}
 }
 
@@ -448,9 +451,20 @@ func (e *Engine) fail(err error) {
 	}
 }
 
-// issue issues w's next group on en at t.
+// issue issues w's next group on en at t. When the group's code is not in
+// the engine's instruction buffer or the core's cache, the warp waits for
+// the fetch instead and another warp may issue meanwhile.
 func (e *Engine) issue(en *engine, w *warpState, t float64) {
 	g := &w.block.Groups[w.next]
+	if e.fetch != nil && !w.fetched {
+		w.fetched = true
+		if d := e.fetch.fetch(w.wg.core.id, en.index, g.CodeOffset, g.CodeBytes); d > 0 {
+			w.readyAt, w.why = t+d, StallFetch
+			e.prepare(w)
+			return
+		}
+	}
+	w.fetched = false
 	en.issueFree = t + float64(g.Issue)
 	for p, c := range g.Pipe {
 		if c > 0 {

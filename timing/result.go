@@ -124,6 +124,11 @@ func (e *Engine) result(cycles float64) *Result {
 			c["stall_"+k.String()+"_pct"] = 100 * stall[k] / total
 		}
 	}
+	if f := e.fetch; f != nil {
+		c["icache_hits"] = float64(f.hits)
+		c["icache_buffer_misses"] = float64(f.bufMisses)
+		c["icache_misses"] = float64(f.misses)
+	}
 	e.memoryCounters(c, r.PerCore, cycles)
 	return r
 }
