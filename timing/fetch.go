@@ -37,11 +37,11 @@ func (c *lru) access(line uint64) bool {
 // fetcher models instruction fetch: an engine buffer (where the GPU has
 // one) in front of the core's instruction cache, in front of L2.
 type fetcher struct {
-	line        uint64
-	missLatency float64
-	refill      float64
-	core        []*lru // per core
-	engine      []*lru // per engine; nil entries without buffers
+	line                    uint64
+	missLatency             float64
+	refill                  float64
+	core                    []*lru // per core
+	engine                  []*lru // per engine; nil entries without buffers
 	hits, bufMisses, misses uint64
 }
 
