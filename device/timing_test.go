@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/pocketgpu/pocketgpu/arch"
@@ -155,6 +156,40 @@ func TestTimingDeterminism(t *testing.T) {
 		b := timeKernel(t, g, "stream.spv", 1024, 64, "buf:f32x4:65536=iota", "buf:f32x4:65536", "u32:65536")
 		if !reflect.DeepEqual(a.Timing, b.Timing) {
 			t.Errorf("%s: two runs differ: %v cycles vs %v", base, a.Timing.Cycles, b.Timing.Cycles)
+		}
+	}
+}
+
+// Every counter a timed run reports is documented in docs/counters.md.
+func TestCountersDocumented(t *testing.T) {
+	doc, err := os.ReadFile("../docs/counters.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, gpu := range []string{"mali-g52", "adreno-640", "powervr-gx6250"} {
+		r := timeKernel(t, userGPU(t, gpu, ""), "stream.spv", 256, 64, "buf:f32x4:1024", "buf:f32x4:1024", "u32:1024")
+		names := r.Timing.Names()
+		for _, pc := range r.Timing.PerCore {
+			for k := range pc {
+				names = append(names, k)
+			}
+		}
+		for _, name := range names {
+			pattern := name
+			for _, p := range []string{"pipe_", "stall_"} {
+				if strings.HasPrefix(name, p) {
+					suffix := name[strings.LastIndex(name, "_"):]
+					if strings.HasSuffix(name, "_busy_cycles") {
+						suffix = "_busy_cycles"
+					} else if strings.HasSuffix(name, "_utilization_pct") {
+						suffix = "_utilization_pct"
+					}
+					pattern = p + "<" + map[string]string{"pipe_": "name", "stall_": "cause"}[p] + ">" + suffix
+				}
+			}
+			if !strings.Contains(string(doc), "`"+pattern+"`") && !strings.Contains(string(doc), "`"+name+"`") {
+				t.Errorf("%s: counter %s (%s) is not in docs/counters.md", gpu, name, pattern)
+			}
 		}
 	}
 }
