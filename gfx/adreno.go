@@ -87,6 +87,10 @@ func (fr *frameRun) renderAdreno() error {
 	fu.roundRobin = true
 	stamp := make([]int32, len(fr.clip))
 	var rendering float64
+	if !bl.HWBinning {
+		// No binning pass: the vertex work happens in the bin passes only.
+		fr.st.VerticesShaded = 0
+	}
 	for _, b := range bl.binOrder() {
 		bx, by := b%bl.BinsX, b/bl.BinsX
 		x0, y0 := bx*bl.BinWidth, by*bl.BinHeight

@@ -99,7 +99,6 @@ func (fr *frameRun) renderImmediate() error {
 	fu.roundRobin = true
 	fu.cellOf = func(x, y int) int32 { return int32((y/immediateCell)*cx + x/immediateCell) }
 	fu.begin(-1)
-	recBytes := uint64(16 + 4*r.nvary)
 	for pi := range fr.prims {
 		p := &fr.prims[pi]
 		if p.bx0 <= p.bx1 && p.by0 <= p.by1 {
@@ -108,9 +107,6 @@ func (fr *frameRun) renderImmediate() error {
 					fr.grid.Prims[y*cx+x]++
 				}
 			}
-		}
-		for _, v := range p.v {
-			r.ms.Read(r.ptBase+uint64(v)*recBytes, int(recBytes), StreamGeometry)
 		}
 		if err := fu.raster(int32(pi)); err != nil {
 			return err

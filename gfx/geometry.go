@@ -194,14 +194,18 @@ func (vb *vertexBatch) builtin(b spirv.BuiltIn, lane int) (uint64, bool) {
 // warp, keeping clip-space positions and varyings.
 func (fr *frameRun) shadeVertices() error {
 	r := fr.r
-	storePostTransform := r.fam != famAdreno || r.opt.Mode == Immediate || r.bins.DirectRendering
+	// Mali (and flat tiling) keep transformed vertices in memory between
+	// the vertex/tiler job and the fragment job; Adreno re-runs the vertex
+	// work per pass and an immediate-mode renderer streams vertices to the
+	// rasteriser on chip.
+	storePostTransform := r.opt.Mode == Tiled && r.fam != famAdreno
 	total := 0
 	for _, d := range fr.draws {
 		total += len(d.mesh.Positions)
 	}
 	recBytes := 16 + 4*r.nvary
-	if storePostTransform && total*recBytes > r.ptCap {
-		r.ptCap = total * recBytes
+	if need := (total + total/4 + 1024) * recBytes; storePostTransform && need > r.ptCap {
+		r.ptCap = need // room for the vertices clipping adds
 		r.ptBase = r.va.alloc(r.ptCap)
 	}
 	fr.clip = make([][4]float32, 0, total+total/8)

@@ -185,11 +185,9 @@ func (fr *frameRun) renderTiled(mali bool) error {
 			}
 			pi := heads[best][0]
 			heads[best] = heads[best][1:]
-			if r.ptCap > 0 {
-				for _, v := range fr.prims[pi].v {
-					if int(v) < len(fr.clip) {
-						r.ms.Read(r.ptBase+uint64(v)*recBytes, int(recBytes), StreamGeometry)
-					}
+			for _, v := range fr.prims[pi].v {
+				if off := uint64(v) * recBytes; off+recBytes <= uint64(r.ptCap) {
+					r.ms.Read(r.ptBase+off, int(recBytes), StreamGeometry)
 				}
 			}
 			if err := fu.raster(pi); err != nil {
