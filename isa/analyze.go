@@ -111,12 +111,19 @@ func Analyze(p *ir.Program, g *arch.GPU, warpWidth int) (*Report, error) {
 	if localArg && r.OccupancyNote == "" {
 		r.OccupancyNote = "__local arguments not counted: their size is given at dispatch"
 	}
-	occ, err := g.Occupancy(q)
+	og := g
+	if warpWidth > 0 && (len(g.WarpSizes) != 1 || g.WarpSizes[0] != warpWidth) {
+		// Residency at the width asked for, not the one the rules prefer.
+		c := *g
+		c.WarpSizes = []int{warpWidth}
+		og = &c
+	}
+	occ, err := og.Occupancy(q)
 	if err != nil {
 		// A fixed work-group the GPU cannot hold: report without it.
 		r.OccupancyNote = fmt.Sprintf("the kernel's work-group does not fit (%v); occupancy shown without it", err)
 		q.WorkgroupSize, q.LocalBytes = 0, 0
-		if occ, err = g.Occupancy(q); err != nil {
+		if occ, err = og.Occupancy(q); err != nil {
 			return nil, fmt.Errorf("isa: occupancy: %w", err)
 		}
 	}
@@ -265,18 +272,113 @@ func messageCycles(p *ir.Program, g *arch.GPU, w int, pc int32) (ls, tex float64
 }
 
 // paths sums block costs along the shortest and longest paths from the
-// entry to an exit, per row, over the CFG without its back edges (a loop's
-// body is counted once).
+// entry to an exit, per row, counting each loop once: a back edge u→h is
+// replaced by edges from u to h's successors outside the loop, so a path
+// runs the body once and leaves.
 func paths(p *ir.Program, cost [][]float64, nrow int) (short, long []float64, loops bool) {
 	n := len(p.Blocks)
 	short, long = make([]float64, nrow), make([]float64, nrow)
 	if n == 0 {
 		return
 	}
-	// Depth-first search: back edges, and a post-order.
+	back := backEdges(p)
+	loops = len(back) > 0
+	succ := make([][]int32, n)
+	for b := range p.Blocks {
+		for _, e := range p.Blocks[b].Succs {
+			if !back[[2]int32{int32(b), e.To}] {
+				succ[b] = appendOnce(succ[b], e.To)
+			}
+		}
+	}
+	for be := range back {
+		u, h := be[0], be[1]
+		in := naturalLoop(p, u, h)
+		for _, e := range p.Blocks[h].Succs {
+			if !in[e.To] && !back[[2]int32{h, e.To}] {
+				succ[u] = appendOnce(succ[u], e.To)
+			}
+		}
+	}
+	// Kahn's algorithm from the entry over the forward and virtual edges.
+	indeg := make([]int, n)
+	reach := make([]bool, n)
+	stack := []int32{0}
+	reach[0] = true
+	for len(stack) > 0 {
+		b := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, s := range succ[b] {
+			indeg[s]++
+			if !reach[s] {
+				reach[s] = true
+				stack = append(stack, s)
+			}
+		}
+	}
+	var order []int32
+	queue := []int32{0}
+	for len(queue) > 0 {
+		b := queue[0]
+		queue = queue[1:]
+		order = append(order, b)
+		for _, s := range succ[b] {
+			if indeg[s]--; indeg[s] == 0 {
+				queue = append(queue, s)
+			}
+		}
+	}
+	for k := 0; k < nrow; k++ {
+		lo := make([]float64, n)
+		hi := make([]float64, n)
+		seen := make([]bool, n)
+		seen[0] = true
+		lo[0], hi[0] = cost[0][k], cost[0][k]
+		for _, b := range order {
+			for _, s := range succ[b] {
+				l, h := lo[b]+cost[s][k], hi[b]+cost[s][k]
+				if !seen[s] {
+					seen[s], lo[s], hi[s] = true, l, h
+					continue
+				}
+				lo[s] = math.Min(lo[s], l)
+				hi[s] = math.Max(hi[s], h)
+			}
+		}
+		first := true
+		for _, b := range order {
+			if len(succ[b]) > 0 && !isExit(p.Blocks[b].Term.Kind) {
+				continue
+			}
+			if first {
+				short[k], long[k], first = lo[b], hi[b], false
+				continue
+			}
+			short[k] = math.Min(short[k], lo[b])
+			long[k] = math.Max(long[k], hi[b])
+		}
+	}
+	return
+}
+
+func appendOnce(s []int32, x int32) []int32 {
+	for _, v := range s {
+		if v == x {
+			return s
+		}
+	}
+	return append(s, x)
+}
+
+func isExit(k ir.TermKind) bool {
+	return k == ir.TermReturn || k == ir.TermKill || k == ir.TermUnreachable
+}
+
+// backEdges finds the edges to a block on the depth-first search stack.
+func backEdges(p *ir.Program) map[[2]int32]bool {
+	n := len(p.Blocks)
 	state := make([]uint8, n) // 0 new, 1 on stack, 2 done
 	back := map[[2]int32]bool{}
-	var order []int32
 	type frame struct {
 		b    int32
 		next int
@@ -295,69 +397,36 @@ func paths(p *ir.Program, cost [][]float64, nrow int) (short, long []float64, lo
 				stack = append(stack, frame{to, 0})
 			case 1:
 				back[[2]int32{f.b, to}] = true
-				loops = true
 			}
 			continue
 		}
 		state[f.b] = 2
-		order = append(order, f.b)
 		stack = stack[:len(stack)-1]
 	}
-	for k := 0; k < nrow; k++ {
-		lo := make([]float64, n)
-		hi := make([]float64, n)
-		reach := make([]bool, n)
-		// Reverse post-order is a topological order of the forward edges.
-		for i := len(order) - 1; i >= 0; i-- {
-			b := order[i]
-			if b == 0 {
-				reach[0] = true
-				lo[0], hi[0] = cost[0][k], cost[0][k]
-			}
-			if !reach[b] {
-				continue
-			}
-			for _, e := range p.Blocks[b].Succs {
-				if back[[2]int32{b, e.To}] {
-					continue
-				}
-				l, h := lo[b]+cost[e.To][k], hi[b]+cost[e.To][k]
-				if !reach[e.To] {
-					reach[e.To], lo[e.To], hi[e.To] = true, l, h
-					continue
-				}
-				lo[e.To] = math.Min(lo[e.To], l)
-				hi[e.To] = math.Max(hi[e.To], h)
-			}
-		}
-		first := true
-		for _, b := range order {
-			if !reach[b] || !isExitBlock(p, b, back) {
-				continue
-			}
-			if first {
-				short[k], long[k], first = lo[b], hi[b], false
-				continue
-			}
-			short[k] = math.Min(short[k], lo[b])
-			long[k] = math.Max(long[k], hi[b])
-		}
-	}
-	return
+	return back
 }
 
-// isExitBlock: the block ends the kernel, or has only back edges left.
-func isExitBlock(p *ir.Program, b int32, back map[[2]int32]bool) bool {
-	switch p.Blocks[b].Term.Kind {
-	case ir.TermReturn, ir.TermKill, ir.TermUnreachable:
-		return true
-	}
-	for _, e := range p.Blocks[b].Succs {
-		if !back[[2]int32{b, e.To}] {
-			return false
+// naturalLoop is the loop of back edge u→h: h and the blocks that reach u
+// without passing through h.
+func naturalLoop(p *ir.Program, u, h int32) map[int32]bool {
+	in := map[int32]bool{h: true}
+	preds := make([][]int32, len(p.Blocks))
+	for b := range p.Blocks {
+		for _, e := range p.Blocks[b].Succs {
+			preds[e.To] = append(preds[e.To], int32(b))
 		}
 	}
-	return true
+	stack := []int32{u}
+	for len(stack) > 0 {
+		b := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if in[b] {
+			continue
+		}
+		in[b] = true
+		stack = append(stack, preds[b]...)
+	}
+	return in
 }
 
 func bound(rows []PipeReport, v func(PipeReport) float64) string {

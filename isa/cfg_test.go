@@ -119,6 +119,20 @@ func TestAnalyzePaths(t *testing.T) {
 	if !r.HasLoops || r.Pipes[0].Longest != 1 || r.Pipes[0].Shortest != 1 {
 		t.Errorf("loop: has loops %v, alu %+v; want the body once (2 ops / 2 engines)", r.HasLoops, r.Pipes[0])
 	}
+	// A loop with its test at the top: 0 → 1 (compare) → 2 (three adds) →
+	// back to 1, or 1 → 3: the longest path runs the body once and leaves
+	// through the header's exit; the shortest skips it.
+	p = cfgProg(32,
+		[][]ir.Inst{{}, {inst(ir.OpFOrdLessThanF32, 1, 2, 0)}, {add(2), add(3), add(4)}, {add(5)}},
+		[]ir.Term{{Kind: ir.TermBranch}, {Kind: ir.TermCond, Cond: 1}, {Kind: ir.TermBranch}, {Kind: ir.TermReturn}},
+		[][]ir.Edge{{{To: 1}}, {{To: 2}, {To: 3}}, {{To: 1}}, nil})
+	r, err = Analyze(p, mustGPU(t, "adreno-640"), 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if alu := r.Pipes[0]; alu.Shortest != 1 || alu.Longest != 2.5 {
+		t.Errorf("top-tested loop: alu %+v; want shortest 2/2 (compare, exit add), longest 5/2 (the body once)", alu)
+	}
 }
 
 // Family sections of the report: Bifrost clauses and tuples, Adreno wave
