@@ -338,8 +338,10 @@ func outcode(c [4]float32) int {
 	if w < 1e-6 {
 		o |= outW
 	}
-	if math.IsNaN(x) || math.IsNaN(y) || math.IsNaN(z) || math.IsNaN(w) {
-		o |= outLeft | outRight // never drawn
+	for _, v := range c {
+		if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
+			o |= outLeft | outRight // never drawn
+		}
 	}
 	return o
 }

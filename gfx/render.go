@@ -293,10 +293,16 @@ func (r *Renderer) configureTiling() error {
 	switch r.fam {
 	case famMali:
 		r.tileW, r.tileH = layout.TileSize, layout.TileSize
+		if r.opt.Mode == Immediate {
+			return nil
+		}
 		// Colour RGBA8 plus 32-bit depth/stencil must fit the tile buffer
 		// (seed 000 §Rasterization and Tiled Rendering: 256 bits per pixel).
 		if bits := g.Tiling.TileBufferBitsPerPixel; bits > 0 && bits < 64 {
 			return inputErrorf("%s's tile buffer holds %d bits per pixel; RGBA8 colour and 32-bit depth need 64", g.ID, bits)
+		}
+		if kib := g.Tiling.TileBufferKiB; kib > 0 && kib*1024 < r.tileW*r.tileH*8 {
+			return inputErrorf("%s's tile buffer of %d KiB cannot hold a %dx%d tile of RGBA8 colour and 32-bit depth (%d bytes)", g.ID, kib, r.tileW, r.tileH, r.tileW*r.tileH*8)
 		}
 	case famAdreno:
 		if r.opt.Mode == Immediate {

@@ -404,3 +404,14 @@ func TestBadInput(t *testing.T) {
 		t.Error("InputError does not unwrap")
 	}
 }
+
+func TestTileBufferTooSmall(t *testing.T) {
+	_, err := New(gpu(t, "mali-32bit-tilebuffer.yaml"), builtin(t, "cube"), Options{Width: 16, Height: 16})
+	if err == nil || !strings.Contains(err.Error(), "32 bits per pixel") || !IsUserError(err) {
+		t.Errorf("got %v", err)
+	}
+	// Immediate mode does not use the tile buffer.
+	if _, err := New(gpu(t, "mali-32bit-tilebuffer.yaml"), builtin(t, "cube"), Options{Width: 16, Height: 16, Mode: Immediate}); err != nil {
+		t.Errorf("immediate mode: %v", err)
+	}
+}
