@@ -492,7 +492,7 @@ func (s *bifrostSched) group(T int, outstanding *[]sbEntry) Group {
 	if gr.SFU {
 		lat = max(lat, l.g.Execution.SFULatencyCycles)
 	}
-	gr.Latency = float32(T - 1 + lat)
+	gr.Latency = float32(max(T-1+lat, 1))
 	// Constants: one embedded 64-bit constant per tuple that reads any
 	// (the port carries one), shared when two tuples read the same ones.
 	consts := map[[4]int32]bool{}

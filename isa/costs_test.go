@@ -153,3 +153,15 @@ func hasSlot(s []int32, x int32) bool {
 	}
 	return false
 }
+
+// A GPU built in Go without its family section is refused, not a panic.
+func TestLowerNeedsFamilySection(t *testing.T) {
+	g := *mustGPU(t, "mali-g52")
+	g.Bifrost = nil
+	if _, err := Lower(newProg(8).op(ir.OpFAddF32, 4, 1, 0, 1).p, &g, 0); err == nil {
+		t.Error("no bifrost section: lowered anyway")
+	}
+	if _, err := Lower(nil, &g, 0); err == nil {
+		t.Error("nil program lowered")
+	}
+}

@@ -135,6 +135,9 @@ func Lower(p *ir.Program, g *arch.GPU, warpWidth int) (*Program, error) {
 	if warpWidth < 0 || warpWidth > 1024 {
 		return nil, fmt.Errorf("isa: warp width %d is out of range (1 to 1024, or 0 for the GPU's choice)", warpWidth)
 	}
+	if missing := familySection(g); missing != "" {
+		return nil, fmt.Errorf("isa: %s has family %s but no %s: section (validate the GPU first)", g.ID, g.Family, missing)
+	}
 	prog := &Program{GPU: g, IR: p}
 	for _, pp := range g.Pipes {
 		prog.Pipes = append(prog.Pipes, pp.Name)
@@ -182,6 +185,21 @@ func Lower(p *ir.Program, g *arch.GPU, warpWidth int) (*Program, error) {
 	prog.CodeBytes = int(offset)
 	prog.opsPerPipe = l.pipeOps
 	return prog, nil
+}
+
+// familySection names the family section a GPU lacks ("" if present).
+func familySection(g *arch.GPU) string {
+	switch {
+	case g.Family == arch.Bifrost && g.Bifrost == nil:
+		return "bifrost"
+	case g.Family == arch.Midgard && g.Midgard == nil:
+		return "midgard"
+	case g.Family == arch.Adreno && g.Adreno == nil:
+		return "adreno"
+	case g.Family == arch.Rogue && g.Rogue == nil:
+		return "rogue"
+	}
+	return ""
 }
 
 // registers is the allocation model: the IR's liveness estimate plus the

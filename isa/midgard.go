@@ -192,7 +192,7 @@ func (l *lowerer) midgardBlock(bc *blockCode) []Group {
 			lat = max(lat, l.g.Execution.SFULatencyCycles)
 		}
 		gr.Issue = float32(issue)
-		gr.Latency = float32(issue - 1 + float64(lat))
+		gr.Latency = float32(max(issue-1+float64(lat), 1))
 		groups = append(groups, gr)
 	}
 	assignInsts(groups, ops, func(q int32) int { return int(bundle[q]) })
