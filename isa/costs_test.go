@@ -165,3 +165,26 @@ func TestLowerNeedsFamilySection(t *testing.T) {
 		t.Error("nil program lowered")
 	}
 }
+
+// Rogue co-issues two independent FP32 operations on a pipe (the preset's
+// pack 2): they share an instruction; a dependent pair does not.
+func TestRogueCoIssue(t *testing.T) {
+	tests := []struct {
+		name   string
+		p      *ir.Program
+		groups int // before the branch
+	}{
+		{"independent adds pair", newProg(64).op(ir.OpFAddF32, 40, 1, 0, 1).op(ir.OpFAddF32, 41, 1, 2, 3).p, 1},
+		{"dependent adds do not", newProg(64).op(ir.OpFAddF32, 40, 1, 0, 1).op(ir.OpFAddF32, 41, 1, 40, 3).p, 2},
+		{"an add and a multiply do not", newProg(64).op(ir.OpFAddF32, 40, 1, 0, 1).op(ir.OpFMulF32, 41, 1, 2, 3).p, 2},
+		{"a float2 add is already a pair", newProg(64).op(ir.OpFAddF32, 40, 2, 0, 2).op(ir.OpFAddF32, 42, 1, 4, 5).p, 2},
+	}
+	for _, tt := range tests {
+		lp := lower(t, tt.p, "powervr-gx6250", 0)
+		checkInvariants(t, tt.name, lp)
+		gs := lp.Blocks[0].Groups
+		if len(gs)-1 != tt.groups || gs[0].Pipe[0] != 2 || gs[0].Issue != 2 {
+			t.Errorf("%s: %d groups before the branch, first alu %v issue %v; want %d, 2, 2\n%s", tt.name, len(gs)-1, gs[0].Pipe[0], gs[0].Issue, tt.groups, lp)
+		}
+	}
+}

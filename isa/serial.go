@@ -19,6 +19,8 @@ import "github.com/pocketgpu/pocketgpu/arch"
 //     pipes issues half a task a cycle, so every instruction holds the issue
 //     port ceil(task / lanes) = 2 cycles; memory messages one issue per
 //     burst of at most rogue.burst_bytes (seed 003 §System Memory Access).
+//     Two independent operations of a class whose pack allows it (FP32 2,
+//     FP16 4: co-issue on one pipe) share one instruction and its group.
 //
 // Such a group issues its machine instructions back to back (Issue adds
 // up), its pipe cycles add up, and its latency is its longest chain's (a
@@ -47,10 +49,36 @@ func (l *lowerer) serialBlock(bc *blockCode) []Group {
 		}
 		return b.prev == int32(i-1)
 	}
+	// coIssue: Rogue pipes co-issue independent operations of a class whose
+	// pack exceeds one instruction's components (two FP32 operations a
+	// pipe): the second rides in the first's instruction.
+	single := func(i int) bool {
+		o := &ops[i]
+		return o.kind == kALU && o.prev < 0 && (i+1 >= len(ops) || ops[i+1].prev != int32(i))
+	}
+	coIssue := func(a, b int) bool {
+		if l.g.Family != arch.Rogue || !single(a) || !single(b) || ops[a].class != ops[b].class || ops[a].cost != ops[b].cost {
+			return false
+		}
+		if ops[a].comps+ops[b].comps > l.pack(ClassNames[ops[a].class]) {
+			return false
+		}
+		for _, d := range bc.preds[b] {
+			if int(d.on) == a {
+				return false
+			}
+		}
+		return true
+	}
+	rides := make([]bool, len(ops))
 	var groups []Group
 	for start := 0; start < len(ops); {
 		end := start + 1
 		for end < len(ops) && sameGroup(end) {
+			end++
+		}
+		if end == start+1 && end < len(ops) && coIssue(start, end) {
+			rides[end] = true
 			end++
 		}
 		members := make([]int32, 0, end-start)
@@ -60,6 +88,12 @@ func (l *lowerer) serialBlock(bc *blockCode) []Group {
 			groupOf[i] = len(groups)
 			o := &ops[i]
 			pipeOf[i] = -1
+			if rides[i] {
+				if p := pipeOf[start]; p >= 0 {
+					l.pipeOps[p]++
+				}
+				continue
+			}
 			if o.prev != int32(i-1) || i == start {
 				chainStart, chainLat = issue, 0
 			}
@@ -99,7 +133,11 @@ func (l *lowerer) serialBlock(bc *blockCode) []Group {
 		l.fill(&gr, ops, prod, members, func(q int32) bool { return q >= lo && q < hi }, func(q int32) int { return pipeOf[q] }, nil)
 		gr.Issue = float32(max(issue, 1))
 		gr.Latency = float32(max(lat, issue))
-		gr.CodeBytes = int32(insBytes * (end - start))
+		n := end - start
+		if rides[end-1] {
+			n--
+		}
+		gr.CodeBytes = int32(insBytes * n)
 		groups = append(groups, gr)
 		start = end
 	}
