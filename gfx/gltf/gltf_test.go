@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"image"
 	"image/color"
+	"image/jpeg"
 	"image/png"
 	"math"
 	"os"
@@ -322,6 +323,35 @@ func acc(d map[string]any, i int) map[string]any   { return d["accessors"].([]an
 func jnode(d map[string]any, i int) map[string]any { return d["nodes"].([]any)[i].(map[string]any) }
 func jview(d map[string]any, i int) map[string]any {
 	return d["bufferViews"].([]any)[i].(map[string]any)
+}
+
+func TestJPEGTextureAndMask(t *testing.T) {
+	doc, bin, _ := boxParts()
+	img := image.NewRGBA(image.Rect(0, 0, 16, 8))
+	for i := range img.Pix {
+		img.Pix[i] = 200
+	}
+	var jb bytes.Buffer
+	if err := jpeg.Encode(&jb, img, nil); err != nil {
+		t.Fatal(err)
+	}
+	doc["images"] = []any{map[string]any{"uri": "data:image/jpeg;base64," + base64.StdEncoding.EncodeToString(jb.Bytes())}}
+	doc["buffers"] = []any{map[string]any{"uri": "data:application/octet-stream;base64," + base64.StdEncoding.EncodeToString(bin), "byteLength": len(bin)}}
+	m := doc["materials"].([]any)[0].(map[string]any)
+	m["alphaMode"], m["alphaCutoff"] = "MASK", 0.25
+	m["extensions"] = map[string]any{"KHR_materials_unlit": map[string]any{}}
+	s, err := Parse(mustJSON(doc), nil, "jpeg.gltf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tex := s.Textures[0]
+	if tex.Width != 16 || tex.Height != 8 || tex.Pixels[3] != 255 || tex.Pixels[0] < 190 || tex.Pixels[0] > 210 {
+		t.Errorf("JPEG texture %dx%d, first texel %v", tex.Width, tex.Height, tex.Pixels[:4])
+	}
+	mat := s.Materials[s.Meshes[0].Material]
+	if mat.Alpha != scene.Mask || mat.AlphaCutoff != 0.25 || !mat.Unlit {
+		t.Errorf("material %+v", mat)
+	}
 }
 
 func TestLoadMissingFile(t *testing.T) {
