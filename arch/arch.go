@@ -283,6 +283,7 @@ type InstructionCache struct {
 	MissLatencyCycles  int `yaml:"miss_latency_cycles" min:"1" max:"100000" unit:"cycles" doc:"extra cycles to refill a line on a miss"`
 	EngineBufferBytes  int `yaml:"engine_buffer_bytes" opt:"" min:"16" max:"1048576" unit:"B" doc:"a smaller instruction buffer per engine in front of the cache (Bifrost), absent where there is none"`
 	BufferRefillCycles int `yaml:"buffer_refill_cycles" opt:"" min:"1" max:"100000" unit:"cycles" doc:"extra cycles to refill the engine buffer from the cache"`
+	FetchBytesPerCycle int `yaml:"fetch_bytes_per_cycle" opt:"" min:"1" max:"65536" unit:"B/cycle" doc:"code the cache delivers to the core's engine buffers, shared by them (absent: unlimited); misses refill at l2.core_bytes_per_cycle"`
 }
 
 // MidgardParams are Midgard-only parameters.
