@@ -114,8 +114,7 @@ func (m *memSystem) lines(addr uint64, n int, write bool, s Stream) {
 	first := addr >> m.l2.lineShift
 	last := (addr + uint64(n) - 1) >> m.l2.lineShift
 	for line := first; line <= last; line++ {
-		hit, victim, dirty, vs := m.l2.access(line, write, s)
-		_ = victim
+		hit, _, dirty, vs := m.l2.access(line, write, s)
 		if dirty {
 			m.write[vs] += lb
 		}
