@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -151,7 +152,8 @@ func writeAnalyzeText(out io.Writer, rs []*isa.Report) error {
 	row("registers per thread", func(r *isa.Report) string { return fmt.Sprint(r.Registers) })
 	row("spilled per thread", func(r *isa.Report) string { return fmt.Sprintf("%d B", r.SpillBytes) })
 	row("occupancy", func(r *isa.Report) string {
-		return fmt.Sprintf("%s%% (%d threads/core)", fmtFloat(r.Occupancy.Occupancy*100), r.Occupancy.ResidentThreadsPerCore)
+		pct := strings.TrimSuffix(fmt.Sprintf("%.1f", r.Occupancy.Occupancy*100), ".0")
+		return fmt.Sprintf("%s%% (%d threads/core)", pct, r.Occupancy.ResidentThreadsPerCore)
 	})
 	row("limited by", func(r *isa.Report) string { return r.Occupancy.LimitedBy })
 	row("code", func(r *isa.Report) string { return fmt.Sprintf("%d B", r.CodeBytes) })
