@@ -188,7 +188,7 @@ func New(cfg Config) (*Engine, error) {
 		e.cores = append(e.cores, co)
 	}
 	e.totalWG = e.d.NumGroups()
-	e.fetch = newFetcher(g, len(e.cores), len(e.eng), g.EnginesPerCore)
+	e.fetch = newFetcher(g, len(e.cores), len(e.eng))
 	return e, nil
 }
 
@@ -458,8 +458,8 @@ func (e *Engine) issue(en *engine, w *warpState, t float64) {
 	g := &w.block.Groups[w.next]
 	if e.fetch != nil && !w.fetched {
 		w.fetched = true
-		if d := e.fetch.fetch(w.wg.core.id, en.index, g.CodeOffset, g.CodeBytes); d > 0 {
-			w.readyAt, w.why = t+d, StallFetch
+		if at := e.fetch.fetch(w.wg.core.id, en.index, g.CodeOffset, g.CodeBytes, t); at > t {
+			w.readyAt, w.why = at, StallFetch
 			e.prepare(w)
 			return
 		}

@@ -2,55 +2,71 @@ package timing
 
 import "github.com/pocketgpu/pocketgpu/arch"
 
-// lru is a small fully-associative LRU set of lines: the instruction
-// cache of a core and the instruction buffer of an engine. (assumed: full
-// associativity; the seeds give no geometry, and a loop body either fits
-// or does not either way.)
+// lru is a small fully-associative LRU set of lines with the time each
+// line's data arrives: the instruction cache of a core and the instruction
+// buffer of an engine. (assumed: full associativity; the seeds give no
+// geometry, and a loop body either fits or does not either way.)
 type lru struct {
 	tags  []uint64 // line number + 1; 0 is empty
 	stamp []uint64
+	ready []float64
 	clock uint64
 }
 
 func newLRU(bytes, line int) *lru {
 	n := max(bytes/line, 1)
-	return &lru{tags: make([]uint64, n), stamp: make([]uint64, n)}
+	return &lru{tags: make([]uint64, n), stamp: make([]uint64, n), ready: make([]float64, n)}
 }
 
-// access looks a line up and inserts it on a miss; it reports a hit.
-func (c *lru) access(line uint64) bool {
+// lookup finds a line; on a hit it returns when its data is there.
+func (c *lru) lookup(line uint64) (float64, bool) {
 	c.clock++
-	victim := 0
 	for i, t := range c.tags {
 		if t == line+1 {
 			c.stamp[i] = c.clock
-			return true
+			return c.ready[i], true
 		}
+	}
+	return 0, false
+}
+
+// insert places a line that arrives at ready, evicting the least recent.
+func (c *lru) insert(line uint64, ready float64) {
+	victim := 0
+	for i := range c.tags {
 		if c.stamp[i] < c.stamp[victim] {
 			victim = i
 		}
 	}
-	c.tags[victim], c.stamp[victim] = line+1, c.clock
-	return false
+	c.clock++
+	c.tags[victim], c.stamp[victim], c.ready[victim] = line+1, c.clock, ready
 }
 
 // fetcher models instruction fetch: an engine buffer (where the GPU has
-// one) in front of the core's instruction cache, in front of L2.
+// one) in front of the core's instruction cache, in front of L2. Refills
+// take bandwidth: the core's cache delivers fetch_bytes_per_cycle shared by
+// its engines, and a miss brings the line over the core's path to L2.
 type fetcher struct {
-	line                    uint64
-	missLatency             float64
-	refill                  float64
-	core                    []*lru // per core
-	engine                  []*lru // per engine; nil entries without buffers
+	line        uint64
+	missLatency float64
+	refill      float64
+	cacheBW     float64 // bytes per cycle from the core's cache to its engines
+	l2BW        float64 // bytes per cycle from L2 into the core's cache
+	core        []*lru
+	engine      []*lru // nil entries without buffers
+	cacheFree   []float64
+	l2Free      []float64
 	hits, bufMisses, misses uint64
 }
 
-func newFetcher(g *arch.GPU, cores, engines int, enginesPerCore int) *fetcher {
+func newFetcher(g *arch.GPU, cores, engines int) *fetcher {
 	ic := g.InstructionCache
 	if ic.SizeKiB <= 0 || ic.LineBytes <= 0 {
 		return nil
 	}
-	f := &fetcher{line: uint64(ic.LineBytes), missLatency: float64(ic.MissLatencyCycles), refill: float64(ic.BufferRefillCycles)}
+	f := &fetcher{line: uint64(ic.LineBytes), missLatency: float64(ic.MissLatencyCycles), refill: float64(ic.BufferRefillCycles),
+		cacheBW: float64(ic.FetchBytesPerCycle), l2BW: g.L2.CoreBytesPerCycle,
+		cacheFree: make([]float64, cores), l2Free: make([]float64, cores)}
 	for c := 0; c < cores; c++ {
 		f.core = append(f.core, newLRU(ic.SizeKiB*1024, ic.LineBytes))
 	}
@@ -64,29 +80,56 @@ func newFetcher(g *arch.GPU, cores, engines int, enginesPerCore int) *fetcher {
 	return f
 }
 
-// fetch brings a group's code lines to the engine and returns the delay.
-func (f *fetcher) fetch(core, engine int, offset, bytes int32) float64 {
+// fetch brings a group's code lines to the engine at time t and returns
+// when they are all there.
+func (f *fetcher) fetch(core, engine int, offset, bytes int32, t float64) float64 {
 	if bytes <= 0 {
-		return 0
+		return t
 	}
-	delay := 0.0
+	done := t
 	first, last := uint64(offset)/f.line, (uint64(offset)+uint64(bytes)-1)/f.line
 	for l := first; l <= last; l++ {
-		if b := f.engine[engine]; b != nil && b.access(l) {
-			f.hits++
-			continue
-		}
-		if f.core[core].access(l) {
-			if f.engine[engine] != nil {
-				f.bufMisses++
-				delay += f.refill
-			} else {
+		buf := f.engine[engine]
+		if buf != nil {
+			if at, ok := buf.lookup(l); ok {
 				f.hits++
+				done = max(done, at)
+				continue
 			}
-			continue
 		}
-		f.misses++
-		delay += f.missLatency
+		at, ok := f.core[core].lookup(l)
+		if ok {
+			if buf == nil {
+				f.hits++
+				done = max(done, at)
+				continue
+			}
+			f.bufMisses++
+		} else {
+			// Refill the core's cache from L2 over the core's path.
+			f.misses++
+			start := max(t, f.l2Free[core])
+			xfer := 0.0
+			if f.l2BW > 0 {
+				xfer = float64(f.line) / f.l2BW
+			}
+			f.l2Free[core] = start + xfer
+			at = start + xfer + f.missLatency
+			f.core[core].insert(l, at)
+		}
+		if buf != nil {
+			// Refill the engine's buffer from the core's cache, sharing its
+			// fetch bandwidth with the core's other engines.
+			start := max(t, at, f.cacheFree[core])
+			xfer := 0.0
+			if f.cacheBW > 0 {
+				xfer = float64(f.line) / f.cacheBW
+			}
+			f.cacheFree[core] = start + xfer
+			at = start + xfer + f.refill
+			buf.insert(l, at)
+		}
+		done = max(done, at)
 	}
-	return delay
+	return done
 }
