@@ -47,15 +47,15 @@ func (c *lru) insert(line uint64, ready float64) {
 // take bandwidth: the core's cache delivers fetch_bytes_per_cycle shared by
 // its engines, and a miss brings the line over the core's path to L2.
 type fetcher struct {
-	line        uint64
-	missLatency float64
-	refill      float64
-	cacheBW     float64 // bytes per cycle from the core's cache to its engines
-	l2BW        float64 // bytes per cycle from L2 into the core's cache
-	core        []*lru
-	engine      []*lru // nil entries without buffers
-	cacheFree   []float64
-	l2Free      []float64
+	line                    uint64
+	missLatency             float64
+	refill                  float64
+	cacheBW                 float64 // bytes per cycle from the core's cache to its engines
+	l2BW                    float64 // bytes per cycle from L2 into the core's cache
+	core                    []*lru
+	engine                  []*lru // nil entries without buffers
+	cacheFree               []float64
+	l2Free                  []float64
 	hits, bufMisses, misses uint64
 }
 
