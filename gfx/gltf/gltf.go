@@ -41,7 +41,7 @@ const (
 	maxTexelSide = 16384
 	maxTexels    = 1 << 24
 	maxNodeDepth = 256
-	maxInstances = 1 << 20
+	maxInstances = 1 << 18 // node visits and mesh instances
 )
 
 // Error is a problem with a glTF file: which file, where in it (a JSON

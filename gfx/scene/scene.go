@@ -188,19 +188,47 @@ func (s *Scene) Validate() error {
 	return check(s.Frame(0), 0)
 }
 
-// Bounds is the world-space box of frame 0's geometry.
+// Bounds is a world-space box around frame 0's geometry: each mesh's own
+// box, transformed by its instances (so the cost does not grow with
+// instances × vertices).
 func (s *Scene) Bounds() (lo, hi Vec3, ok bool) {
 	lo = Vec3{math.Inf(1), math.Inf(1), math.Inf(1)}
 	hi = Vec3{math.Inf(-1), math.Inf(-1), math.Inf(-1)}
+	type box struct {
+		lo, hi Vec3
+		ok     bool
+	}
+	boxes := make([]box, len(s.Meshes))
+	for i := range s.Meshes {
+		b := box{lo: Vec3{math.Inf(1), math.Inf(1), math.Inf(1)}, hi: Vec3{math.Inf(-1), math.Inf(-1), math.Inf(-1)}}
+		for _, p := range s.Meshes[i].Positions {
+			for k := 0; k < 3; k++ {
+				b.lo[k] = math.Min(b.lo[k], float64(p[k]))
+				b.hi[k] = math.Max(b.hi[k], float64(p[k]))
+			}
+			b.ok = true
+		}
+		boxes[i] = b
+	}
 	for _, in := range s.Frame(0) {
-		for _, p := range s.Meshes[in.Mesh].Positions {
-			w := in.Transform.Point(Vec3{float64(p[0]), float64(p[1]), float64(p[2])})
+		b := boxes[in.Mesh]
+		if !b.ok {
+			continue
+		}
+		for c := 0; c < 8; c++ {
+			corner := Vec3{b.lo[0], b.lo[1], b.lo[2]}
+			for k := 0; k < 3; k++ {
+				if c&(1<<k) != 0 {
+					corner[k] = b.hi[k]
+				}
+			}
+			w := in.Transform.Point(corner)
 			for k := 0; k < 3; k++ {
 				lo[k] = math.Min(lo[k], w[k])
 				hi[k] = math.Max(hi[k], w[k])
 			}
-			ok = true
 		}
+		ok = true
 	}
 	return lo, hi, ok
 }
