@@ -14,7 +14,7 @@ var builtins = map[string]struct {
 	doc  string
 	make func(n int) (*Scene, error)
 }{
-	"spheres": {"lit, textured UV spheres in four depth layers drawn back to front (heavy overdraw) over a textured floor, with two alpha-blended glass panes in front; spheres:N asks for about N triangles (default 20000)", func(n int) (*Scene, error) {
+	"spheres": {"75 lit, textured spheres in five depth layers drawn back to front (overdraw about 2) before a textured wall and floor, two alpha-blended glass panes in front; spheres:N for about N triangles (default 20000)", func(n int) (*Scene, error) {
 		if n == 0 {
 			n = 20000
 		}
@@ -23,7 +23,7 @@ var builtins = map[string]struct {
 		}
 		return Spheres(n), nil
 	}},
-	"ui": {"a static 2D user interface (gradient background, header, textured icons, text bars, a translucent panel) where only a progress bar and a blinking cursor change from frame to frame; orthographic, ignores --camera-orbit", func(n int) (*Scene, error) {
+	"ui": {"a static 2D user interface (background, header, icons, text, a translucent panel) where only a progress bar and a blinking cursor change between frames; ignores --camera-orbit", func(n int) (*Scene, error) {
 		if n != 0 {
 			return nil, fmt.Errorf("ui takes no size parameter")
 		}
