@@ -81,6 +81,7 @@ func BenchmarkTiming(b *testing.B) {
 			args          []string
 		}{
 			{"alu", "madloop.spv", 16384, 64, madArgs(16384, 64)},
+			{"stream", "stream.spv", 65536, 64, []string{"buf:f32x4:1048576", "buf:f32x4:1048576", "u32:1048576"}},
 			{"stream-1M", "stream.spv", 1 << 20, 64, []string{"buf:f32x4:1048576", "buf:f32x4:1048576", "u32:1048576"}},
 		} {
 			b.Run(gpu+"/"+bc.name, func(b *testing.B) {

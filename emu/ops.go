@@ -284,12 +284,31 @@ func hLoad(space ir.Space, size int) handler {
 		off := uint64(in.Imm)
 		total := size * n
 		for _, l := range w.lanes {
-			p := w.mem(in, space, int(l), a[l]+off, total, false)
-			if p == nil {
+			var p []byte
+			// Global memory, same buffer as last time: the common case.
+			if b := w.lastBuf; space == ir.SpaceGlobal && b != nil && b.contains(a[l]+off, total) {
+				o := a[l] + off - b.Base
+				p = b.Data[o : o+uint64(total)]
+			} else if p = w.mem(in, space, int(l), a[l]+off, total, false); p == nil {
 				return
 			}
-			for c := 0; c < n; c++ {
-				d[c*W+int(l)] = readLE(p[c*size:], size)
+			switch size {
+			case 4:
+				for c := 0; c < n; c++ {
+					d[c*W+int(l)] = uint64(binary.LittleEndian.Uint32(p[4*c:]))
+				}
+			case 8:
+				for c := 0; c < n; c++ {
+					d[c*W+int(l)] = binary.LittleEndian.Uint64(p[8*c:])
+				}
+			case 2:
+				for c := 0; c < n; c++ {
+					d[c*W+int(l)] = uint64(binary.LittleEndian.Uint16(p[2*c:]))
+				}
+			default:
+				for c := 0; c < n; c++ {
+					d[c*W+int(l)] = uint64(p[c])
+				}
 			}
 		}
 		if w.Trace != nil {
@@ -306,12 +325,30 @@ func hStore(space ir.Space, size int) handler {
 		off := uint64(in.Imm)
 		total := size * n
 		for _, l := range w.lanes {
-			p := w.mem(in, space, int(l), a[l]+off, total, true)
-			if p == nil {
+			var p []byte
+			if b := w.lastBuf; space == ir.SpaceGlobal && b != nil && !b.ReadOnly && b.contains(a[l]+off, total) {
+				o := a[l] + off - b.Base
+				p = b.Data[o : o+uint64(total)]
+			} else if p = w.mem(in, space, int(l), a[l]+off, total, true); p == nil {
 				return
 			}
-			for c := 0; c < n; c++ {
-				putLE(p[c*size:], size, v[c*W+int(l)])
+			switch size {
+			case 4:
+				for c := 0; c < n; c++ {
+					binary.LittleEndian.PutUint32(p[4*c:], uint32(v[c*W+int(l)]))
+				}
+			case 8:
+				for c := 0; c < n; c++ {
+					binary.LittleEndian.PutUint64(p[8*c:], v[c*W+int(l)])
+				}
+			case 2:
+				for c := 0; c < n; c++ {
+					binary.LittleEndian.PutUint16(p[2*c:], uint16(v[c*W+int(l)]))
+				}
+			default:
+				for c := 0; c < n; c++ {
+					p[c] = byte(v[c*W+int(l)])
+				}
 			}
 		}
 		if w.Trace != nil {

@@ -102,6 +102,9 @@ type engine struct {
 	last      int
 	lastPick  int
 	heapIdx   int
+	// cand is the warp pick chose to issue at time; nothing but a wake
+	// (new warps, a barrier release) can change that choice meanwhile.
+	cand *warpState
 	inHeap    bool
 
 	// counters
@@ -309,6 +312,7 @@ func (e *Engine) newWarp() *warpState {
 
 // wake makes sure en will look for work no later than t.
 func (e *Engine) wake(en *engine, t float64) {
+	en.cand = nil
 	t = math.Max(t, en.issueFree)
 	if en.inHeap {
 		if t < en.time {
@@ -325,6 +329,16 @@ func (e *Engine) wake(en *engine, t float64) {
 // step lets an engine issue one group at en.time or later.
 func (e *Engine) step(en *engine) {
 	t := en.time
+	if w := en.cand; w != nil {
+		en.cand = nil
+		if w.hasNext && !w.waiting && !w.finished {
+			e.issue(en, w, t)
+			if len(en.warps) > 0 {
+				e.wake(en, math.Max(en.issueFree, t))
+			}
+			return
+		}
+	}
 	w, start, why := e.pick(en, t)
 	if w == nil {
 		// Nothing can ever issue here until something wakes the engine
@@ -339,6 +353,7 @@ func (e *Engine) step(en *engine) {
 		en.time = start
 		heap.Push(&e.queue, en)
 		en.inHeap = true
+		en.cand = w
 		return
 	}
 	e.issue(en, w, t)
