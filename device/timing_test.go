@@ -193,3 +193,53 @@ func TestCountersDocumented(t *testing.T) {
 		}
 	}
 }
+
+// async_work_group_copy takes Rogue's burst path only when the work-group
+// size is fixed at compile time and at least 17 (seed 003 §System Memory
+// Access); Mali compiles it into ordinary loads either way.
+func TestAsyncCopyBurst(t *testing.T) {
+	run := func(gpu, entry string) float64 {
+		g := userGPU(t, gpu, "")
+		spv, err := os.ReadFile("testdata/kernels/async.spv")
+		if err != nil {
+			t.Fatal(err)
+		}
+		dev := Open(g)
+		k, err := dev.Load(spv, entry, ir.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if k.IR.LocalBytes != 2048 {
+			t.Fatalf("%s: %d bytes of local memory, want 2048 (the other kernel's array is not this one's)", entry, k.IR.LocalBytes)
+		}
+		specs := []string{"buf:f32:32768=iota", "buf:f32:4096"}
+		args := make([]kernel.Arg, 2)
+		data := make([][]byte, 2)
+		for i, s := range specs {
+			args[i], _ = kernel.ParseArg(s)
+			data[i], _ = args[i].Materialize(".")
+		}
+		b, err := dev.BindSpecs(k, args, data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := dev.Time(k, NDRange{Dims: 1, Global: [3]int{4096, 1, 1}, Local: [3]int{64, 1, 1}}, b.Args, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < 4096; i++ {
+			want := float32((i/64)*512 + (i%64)*8)
+			if got := math.Float32frombits(uint32(readLE(b.Buffers[1].Data[4*i:], 4))); got != want {
+				t.Fatalf("%s: out[%d] = %v, want %v", entry, i, got, want)
+			}
+		}
+		return r.Timing.Cycles
+	}
+	fixed, free := run("powervr-gx6250", "copy_fixed"), run("powervr-gx6250", "copy_free")
+	if free < 1.5*fixed {
+		t.Errorf("rogue: copy with a fixed work-group size %.0f cycles, without %.0f; want the burst path clearly faster", fixed, free)
+	}
+	if mf, mfree := run("mali-g52", "copy_fixed"), run("mali-g52", "copy_free"); !within(mf, mfree, 0.02) {
+		t.Errorf("mali: %.0f vs %.0f cycles; the work-group size should not matter", mf, mfree)
+	}
+}

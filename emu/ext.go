@@ -859,7 +859,8 @@ func satConvert(c *ir.ExtCall) (extFn, error) {
 
 // asyncCopy performs async_work_group_copy at once: the elements are
 // copied when the first lane of a warp reaches it (every work-item passes
-// the same arguments, so later copies repeat identical data).
+// the same arguments, so later copies repeat identical data). For timing,
+// the work-group's first warp records one bulk transfer.
 func asyncCopy(c *ir.ExtCall) (extFn, error) {
 	return func(w *Warp, c *ir.ExtCall) {
 		if len(w.lanes) == 0 {
@@ -883,6 +884,10 @@ func asyncCopy(c *ir.ExtCall) (extFn, error) {
 				return
 			}
 			copy(d, s)
+		}
+		if w.Trace != nil && w.index == 0 && n > 0 && n <= 1<<20 {
+			w.Trace.recordBulk(w.extPC, c.Spaces[1], AccessLoad, int(es), src, srcStride, int(n))
+			w.Trace.recordBulk(w.extPC, c.Spaces[0], AccessStore, int(es), dst, dstStride, int(n))
 		}
 		for _, ln := range w.lanes {
 			w.regs[int(c.Dst)*w.width+int(ln)] = 0

@@ -487,5 +487,8 @@ func atomicOp(a *ir.AtomicInfo, old, v uint64, cmp []uint64, l int) (uint64, boo
 }
 
 func hExt(w *Warp, in *ir.Inst) {
+	if w.Trace != nil {
+		w.extPC = w.pc(in)
+	}
 	w.prog.ext[in.Aux](w, &w.prog.Ext[in.Aux])
 }

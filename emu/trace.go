@@ -25,6 +25,9 @@ type Access struct {
 	Bytes int // bytes per lane (per texel for textures)
 	Start int // Addrs[Start:Start+N]
 	N     int
+	// Bulk marks a work-group's bulk copy (async_work_group_copy): one
+	// transfer for the whole work-group, recorded by its first warp.
+	Bulk bool
 }
 
 // Trace is what one Step of a warp did, for the timing model: the block,
@@ -55,4 +58,13 @@ func (t *Trace) recordAddrs(pc int32, space ir.Space, kind AccessKind, bytes int
 	start := len(t.Addrs)
 	t.Addrs = append(t.Addrs, addrs...)
 	t.Accesses = append(t.Accesses, Access{PC: pc, Space: space, Kind: kind, Bytes: bytes, Start: start, N: len(addrs)})
+}
+
+// recordBulk appends a strided bulk transfer of n elements.
+func (t *Trace) recordBulk(pc int32, space ir.Space, kind AccessKind, bytes int, base, stride uint64, n int) {
+	start := len(t.Addrs)
+	for i := 0; i < n; i++ {
+		t.Addrs = append(t.Addrs, base+uint64(i)*stride)
+	}
+	t.Accesses = append(t.Accesses, Access{PC: pc, Space: space, Kind: kind, Bytes: bytes, Start: start, N: n, Bulk: true})
 }

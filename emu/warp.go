@@ -74,6 +74,7 @@ type Warp struct {
 
 	err     error
 	lastBuf *Buffer
+	extPC   int32 // the extended instruction running, for its trace
 
 	// Trace, when non-nil, receives each Step's block and memory accesses.
 	Trace *Trace

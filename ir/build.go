@@ -174,6 +174,37 @@ type builder struct {
 	builtinSlots map[spirv.BuiltIn]int32
 	// pendingPointee holds pointer types declared before their pointee.
 	pendingPointee []pendingPtr
+	// used holds the ids the entry point's functions refer to: module-scope
+	// variables of other entry points take no memory in this one.
+	used map[uint32]bool
+}
+
+// usedIDs collects the ids the functions reachable from the entry point
+// (through OpFunctionCall) refer to.
+func (b *builder) usedIDs() map[uint32]bool {
+	used := map[uint32]bool{}
+	seen := map[uint32]bool{}
+	work := []uint32{b.ep.Func}
+	for len(work) > 0 {
+		fid := work[len(work)-1]
+		work = work[:len(work)-1]
+		if seen[fid] {
+			continue
+		}
+		seen[fid] = true
+		for _, inst := range b.functionBody(fid) {
+			// Every operand word: literals that happen to equal an id only
+			// over-approximate (a variable gets memory it did not need),
+			// while phi pairs and other composite operands are covered.
+			for _, w := range inst.Operands {
+				used[w] = true
+			}
+			if inst.Op == spirv.OpFunctionCall && len(inst.Operands) > 0 {
+				work = append(work, inst.Operands[0])
+			}
+		}
+	}
+	return used
 }
 
 func (b *builder) errf(inst *spirv.Inst, format string, args ...any) error {
@@ -215,6 +246,7 @@ func (b *builder) memberDecor(id, member uint32, k spirv.DecorationKind) (spirv.
 // module walks the module-level instructions: types, constants, globals.
 func (b *builder) module() error {
 	b.builtinSlots = map[spirv.BuiltIn]int32{}
+	b.used = b.usedIDs()
 	// Block 0 is the prologue: spec-constant operations and variable
 	// addresses computed once per warp, then a branch to the entry function.
 	b.p.Blocks = append(b.p.Blocks, Block{IPDom: NoBlock})
@@ -514,6 +546,11 @@ func (b *builder) globalVariable(inst *spirv.Inst) error {
 	name := b.m.Names[inst.Result]
 	if d, ok := b.decor(inst.Result, spirv.DecorationBuiltIn); ok && len(d.Args) > 0 {
 		return b.builtinVariable(inst, spirv.BuiltIn(d.Args[0]), t, sc)
+	}
+	if !b.used[inst.Result] && (sc == spirv.StorageClassWorkgroup || sc == spirv.StorageClassPrivate ||
+		(sc == spirv.StorageClassUniformConstant && b.p.Model == spirv.ExecutionModelKernel && t.Kind != KindImage && t.Kind != KindSampler)) {
+		// Another entry point's variable: no memory here.
+		return nil
 	}
 	switch sc {
 	case spirv.StorageClassWorkgroup:

@@ -104,8 +104,8 @@ type engine struct {
 	heapIdx   int
 	// cand is the warp pick chose to issue at time; nothing but a wake
 	// (new warps, a barrier release) can change that choice meanwhile.
-	cand *warpState
-	inHeap    bool
+	cand   *warpState
+	inHeap bool
 
 	// counters
 	pipeBusy    []float64
@@ -154,9 +154,10 @@ type Engine struct {
 	end         float64
 	err         error
 
-	pool  []*warpState
-	req   mem.Request
-	fetch *fetcher
+	pool      []*warpState
+	req       mem.Request
+	fetch     *fetcher
+	burstCopy bool
 
 	// Whole-kernel counters.
 	memStall   float64
@@ -192,6 +193,16 @@ func New(cfg Config) (*Engine, error) {
 	}
 	e.totalWG = e.d.NumGroups()
 	e.fetch = newFetcher(g, len(e.cores), len(e.eng))
+	// async_work_group_copy moves in bursts on Rogue only when the
+	// work-group has at least async_copy_min_workgroup work-items fixed at
+	// compile time (seed 003 §System Memory Access); elsewhere the copy is
+	// compiled into ordinary coalesced loads and stores.
+	e.burstCopy = true
+	if g.Rogue != nil {
+		ip := e.prog.IR
+		wg := ip.LocalSize[0] * ip.LocalSize[1] * ip.LocalSize[2]
+		e.burstCopy = ip.LocalSizeFixed && wg >= g.Rogue.AsyncCopyMinWorkgroup
+	}
 	return e, nil
 }
 
@@ -538,6 +549,7 @@ func (e *Engine) memOp(w *warpState, pc int32, t float64) {
 		r.Core, r.Space, r.Group = w.wg.core.id, a.Space, w.wg.slot
 		r.Addrs = tr.Addrs[a.Start : a.Start+a.N]
 		r.Bytes, r.Lanes = a.Bytes, a.N
+		r.Burst = a.Bulk && e.burstCopy
 		switch a.Kind {
 		case emu.AccessLoad:
 			r.Kind = mem.Load
@@ -553,6 +565,14 @@ func (e *Engine) memOp(w *warpState, pc int32, t float64) {
 		res := e.mem.Access(t, r)
 		if res.Conflicts > 0 {
 			cause = StallBankConflict
+		}
+		if a.Bulk {
+			// A kernel waits for its async copies (wait_group_events) before
+			// it uses them; the copying warp stalls until the copy is done.
+			if res.Done > w.readyAt {
+				w.readyAt, w.why = res.Done, StallMemory
+			}
+			continue
 		}
 		if r.Kind == mem.Store {
 			w.outstanding = math.Max(w.outstanding, res.Done)

@@ -57,6 +57,11 @@ type Request struct {
 	Bytes int      // bytes per lane (texture: bytes per texel)
 	Lanes int      // active lanes (texture: samples)
 	Group int      // work-group slot on the core (local memory instances / per-core local regions)
+	// Burst marks a bulk transfer (async_work_group_copy on a path that
+	// moves it in bursts): its addresses are merged into lines even where a
+	// task's accesses are otherwise resolved one by one (seed 003 §System
+	// Memory Access: the common-store burst path of up to 4096 bytes).
+	Burst bool
 }
 
 // Cause is what dominated a request's time.
@@ -411,7 +416,7 @@ func (h *Hierarchy) Access(now float64, r *Request) Result {
 		}
 		return h.atomicL2(now, r.Core, addrs, bytes, lat)
 	}
-	if h.p.sequential {
+	if h.p.sequential && !r.Burst {
 		return h.sequential(now, r.Core, addrs, bytes, r.Kind == Store)
 	}
 	return h.coalesced(now, r.Core, addrs, bytes, r.Kind == Store)
