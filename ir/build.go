@@ -193,11 +193,21 @@ func (b *builder) usedIDs() map[uint32]bool {
 		}
 		seen[fid] = true
 		for _, inst := range b.functionBody(fid) {
-			// Every operand word: literals that happen to equal an id only
-			// over-approximate (a variable gets memory it did not need),
-			// while phi pairs and other composite operands are covered.
-			for _, w := range inst.Operands {
-				used[w] = true
+			ops, err := b.m.Operands(inst)
+			if err != nil {
+				continue
+			}
+			for _, o := range ops {
+				switch {
+				case o.Kind.IsID(), o.Kind == spirv.OperandKindPairIdRefIdRef:
+					for _, id := range o.Words {
+						used[id] = true
+					}
+				case o.Kind == spirv.OperandKindPairIdRefLiteralInteger && len(o.Words) > 0:
+					used[o.Words[0]] = true
+				case o.Kind == spirv.OperandKindPairLiteralIntegerIdRef && len(o.Words) > 0:
+					used[o.Words[len(o.Words)-1]] = true
+				}
 			}
 			if inst.Op == spirv.OpFunctionCall && len(inst.Operands) > 0 {
 				work = append(work, inst.Operands[0])
