@@ -37,14 +37,15 @@ func isExit(k TermKind) bool {
 	return k == TermReturn || k == TermKill || k == TermUnreachable
 }
 
-// postDominators runs the Cooper-Harvey-Kennedy iterative algorithm on the
-// reverse graph with a virtual exit joined to every returning block. Blocks
-// that cannot reach an exit (infinite loops) get NoBlock.
+// postDominators computes immediate post-dominators as the dominators of
+// the reverse graph, rooted at a virtual exit joined to every returning
+// block. Blocks that cannot reach an exit (infinite loops) get NoBlock.
 func postDominators(p *Program) []int32 {
 	n := len(p.Blocks)
 	exit := n
-	// Reverse-graph successors of x are x's forward predecessors; the
-	// exit's are the returning blocks.
+	// In the reverse graph, x's successors are its forward predecessors
+	// (the exit's are the returning blocks) and its predecessors are its
+	// forward successors (plus the exit for returning blocks).
 	rsucc := func(x int) []int {
 		var out []int
 		if x == exit {
@@ -60,8 +61,6 @@ func postDominators(p *Program) []int32 {
 		}
 		return out
 	}
-	// Reverse-graph predecessors of x are x's forward successors, plus the
-	// exit for returning blocks.
 	rpred := func(x int) []int {
 		var out []int
 		for _, e := range p.Blocks[x].Succs {
@@ -72,19 +71,35 @@ func postDominators(p *Program) []int32 {
 		}
 		return out
 	}
-	order := postorder(exit, n+1, rsucc)
-	num := make([]int, n+1)
+	idom := dominators(exit, n+1, rsucc, rpred)
+	out := make([]int32, n)
+	for i := 0; i < n; i++ {
+		if idom[i] < 0 || idom[i] == exit {
+			out[i] = NoBlock
+		} else {
+			out[i] = int32(idom[i])
+		}
+	}
+	return out
+}
+
+// dominators runs the Cooper-Harvey-Kennedy iterative algorithm: the
+// immediate dominator of every node reachable from root (-1 elsewhere;
+// root's is root).
+func dominators(root, n int, succ, pred func(int) []int) []int {
+	order := postorder(root, n, succ)
+	num := make([]int, n)
 	for i := range num {
 		num[i] = -1
 	}
 	for i, x := range order {
 		num[x] = i
 	}
-	idom := make([]int, n+1)
+	idom := make([]int, n)
 	for i := range idom {
 		idom[i] = -1
 	}
-	idom[exit] = exit
+	idom[root] = root
 	intersect := func(a, b int) int {
 		for a != b {
 			for num[a] < num[b] {
@@ -100,11 +115,11 @@ func postDominators(p *Program) []int32 {
 		changed = false
 		for i := len(order) - 1; i >= 0; i-- {
 			x := order[i]
-			if x == exit {
+			if x == root {
 				continue
 			}
 			nd := -1
-			for _, q := range rpred(x) {
+			for _, q := range pred(x) {
 				if num[q] < 0 || idom[q] < 0 {
 					continue
 				}
@@ -120,15 +135,7 @@ func postDominators(p *Program) []int32 {
 			}
 		}
 	}
-	out := make([]int32, n)
-	for i := 0; i < n; i++ {
-		if idom[i] < 0 || idom[i] == exit {
-			out[i] = NoBlock
-		} else {
-			out[i] = int32(idom[i])
-		}
-	}
-	return out
+	return idom
 }
 
 // postorder lists the nodes reachable from start in depth-first postorder.
@@ -169,54 +176,14 @@ func loopDepths(p *Program) {
 		}
 		return out
 	}
-	order := postorder(0, n, succ)
-	num := make([]int, n)
-	for i := range num {
-		num[i] = -1
-	}
-	for i, x := range order {
-		num[x] = i
-	}
-	idom := make([]int, n)
-	for i := range idom {
-		idom[i] = -1
-	}
-	idom[0] = 0
-	intersect := func(a, b int) int {
-		for a != b {
-			for num[a] < num[b] {
-				a = idom[a]
-			}
-			for num[b] < num[a] {
-				b = idom[b]
-			}
+	pred := func(x int) []int {
+		var out []int
+		for _, q := range p.Blocks[x].Preds {
+			out = append(out, int(q))
 		}
-		return a
+		return out
 	}
-	for changed := true; changed; {
-		changed = false
-		for i := len(order) - 1; i >= 0; i-- {
-			x := order[i]
-			if x == 0 {
-				continue
-			}
-			nd := -1
-			for _, q := range p.Blocks[x].Preds {
-				if num[q] < 0 || idom[q] < 0 {
-					continue
-				}
-				if nd < 0 {
-					nd = int(q)
-				} else {
-					nd = intersect(int(q), nd)
-				}
-			}
-			if nd >= 0 && idom[x] != nd {
-				idom[x] = nd
-				changed = true
-			}
-		}
-	}
+	idom := dominators(0, n, succ, pred)
 	dominates := func(a, b int) bool {
 		for {
 			if a == b {
@@ -229,7 +196,7 @@ func loopDepths(p *Program) {
 		}
 	}
 	for t := 0; t < n; t++ {
-		if num[t] < 0 {
+		if idom[t] < 0 {
 			continue
 		}
 		for _, e := range p.Blocks[t].Succs {
