@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/pocketgpu/pocketgpu/arch"
@@ -88,16 +89,30 @@ func BenchmarkTiming(b *testing.B) {
 				run := setupKernel(b, g, bc.file, bc.global, bc.local, bc.args...)
 				var insts float64
 				b.ResetTimer()
+				cpu0 := cpuSeconds()
 				for i := 0; i < b.N; i++ {
 					insts += run().Timing.Counters["warp_instructions"]
 				}
+				cpu := cpuSeconds() - cpu0
 				b.ReportMetric(insts/b.Elapsed().Seconds()/1e6, "Mwarp-inst/s")
+				// Per CPU-second of this process: steadier than wall time on
+				// a shared machine (the garbage collector's CPU is included).
+				b.ReportMetric(insts/cpu/1e6, "Mwarp-inst/cpu-s")
 				if rss := peakRSS(); rss > 0 {
 					b.ReportMetric(float64(rss)/(1<<20), "peak-RSS-MiB")
 				}
 			})
 		}
 	}
+}
+
+// cpuSeconds is the process's user+system CPU time.
+func cpuSeconds() float64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return float64(ru.Utime.Sec+ru.Stime.Sec) + float64(ru.Utime.Usec+ru.Stime.Usec)/1e6
 }
 
 // peakRSS reads the process's peak resident set size (Linux), in bytes.

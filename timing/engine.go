@@ -11,7 +11,6 @@
 package timing
 
 import (
-	"container/heap"
 	"fmt"
 	"math"
 
@@ -219,7 +218,7 @@ func (e *Engine) Run() (*Result, error) {
 		}
 	}
 	for e.queue.Len() > 0 && e.err == nil {
-		en := heap.Pop(&e.queue).(*engine)
+		en := e.queue.pop()
 		en.inHeap = false
 		e.step(en)
 		if e.d.Stats.WarpInsts > e.d.MaxWarpInsts {
@@ -328,12 +327,12 @@ func (e *Engine) wake(en *engine, t float64) {
 	if en.inHeap {
 		if t < en.time {
 			en.time = t
-			heap.Fix(&e.queue, en.heapIdx)
+			e.queue.fix(en)
 		}
 		return
 	}
 	en.time = t
-	heap.Push(&e.queue, en)
+	e.queue.push(en)
 	en.inHeap = true
 }
 
@@ -362,7 +361,7 @@ func (e *Engine) step(en *engine) {
 	if start > t {
 		en.stall[why] += start - t
 		en.time = start
-		heap.Push(&e.queue, en)
+		e.queue.push(en)
 		en.inHeap = true
 		en.cand = w
 		return
@@ -689,30 +688,73 @@ func (e *Engine) finish(w *warpState, t float64) {
 }
 
 // engineHeap orders engines by the time they next try to issue (ties: the
-// engine's index, for determinism).
+// engine's index, for determinism). A typed binary heap: the engine loop
+// pops and pushes once per issued group, so it avoids container/heap's
+// interface calls.
 type engineHeap []*engine
 
 func (h engineHeap) Len() int { return len(h) }
-func (h engineHeap) Less(i, j int) bool {
+
+func (h engineHeap) less(i, j int) bool {
 	if h[i].time != h[j].time {
 		return h[i].time < h[j].time
 	}
 	return h[i].index < h[j].index
 }
-func (h engineHeap) Swap(i, j int) {
+
+func (h engineHeap) swap(i, j int) {
 	h[i], h[j] = h[j], h[i]
 	h[i].heapIdx, h[j].heapIdx = i, j
 }
-func (h *engineHeap) Push(x any) {
-	en := x.(*engine)
+
+func (h engineHeap) up(j int) {
+	for j > 0 {
+		i := (j - 1) / 2
+		if !h.less(j, i) {
+			break
+		}
+		h.swap(i, j)
+		j = i
+	}
+}
+
+func (h engineHeap) down(i int) {
+	n := len(h)
+	for {
+		l := 2*i + 1
+		if l >= n {
+			return
+		}
+		j := l
+		if r := l + 1; r < n && h.less(r, l) {
+			j = r
+		}
+		if !h.less(j, i) {
+			return
+		}
+		h.swap(i, j)
+		i = j
+	}
+}
+
+func (h *engineHeap) push(en *engine) {
 	en.heapIdx = len(*h)
 	*h = append(*h, en)
+	h.up(en.heapIdx)
 }
-func (h *engineHeap) Pop() any {
+
+func (h *engineHeap) pop() *engine {
 	old := *h
-	n := len(old)
-	en := old[n-1]
-	*h = old[:n-1]
+	n := len(old) - 1
+	old.swap(0, n)
+	en := old[n]
+	*h = old[:n]
+	if n > 0 {
+		h.down(0)
+	}
 	en.heapIdx = -1
 	return en
 }
+
+// fix restores the order after en's time decreased.
+func (h engineHeap) fix(en *engine) { h.up(en.heapIdx) }
