@@ -19,6 +19,12 @@ type cache struct {
 	ready []float64
 	dirty []bool
 	clock uint64
+
+	// Streams (what the data is for: see Stream) are remembered per line so
+	// that a write-back is charged to the stream that dirtied the line.
+	stream       []Stream
+	cur          *Stream // the stream of the request being served
+	victimStream Stream  // the stream of the line the last miss evicted
 }
 
 // newCache builds a cache of sizeBytes with the given line size (a power of
@@ -38,6 +44,8 @@ func newCache(sizeBytes, lineBytes, ways, stride int) *cache {
 		used:      make([]uint64, n),
 		ready:     make([]float64, n),
 		dirty:     make([]bool, n),
+		stream:    make([]Stream, n),
+		cur:       new(Stream),
 	}
 	if sets&(sets-1) == 0 {
 		c.setMask = uint64(sets - 1)
@@ -80,6 +88,7 @@ func (c *cache) access(line uint64, write bool, readyAt float64) (hit bool, read
 			c.used[k] = c.clock
 			if write {
 				c.dirty[k] = true
+				c.stream[k] = *c.cur
 			}
 			return true, c.ready[k], 0, false
 		}
@@ -91,9 +100,9 @@ func (c *cache) access(line uint64, write bool, readyAt float64) (hit bool, read
 		}
 	}
 	if t := c.tags[k]; t != 0 {
-		victim, victimDirty = t-1, c.dirty[k]
+		victim, victimDirty, c.victimStream = t-1, c.dirty[k], c.stream[k]
 	}
-	c.tags[k], c.used[k], c.ready[k], c.dirty[k] = key, c.clock, readyAt, write
+	c.tags[k], c.used[k], c.ready[k], c.dirty[k], c.stream[k] = key, c.clock, readyAt, write, *c.cur
 	return false, readyAt, victim, victimDirty
 }
 
@@ -112,11 +121,11 @@ func (c *cache) setReady(line uint64, at float64) {
 
 // dirtyLines calls f for every dirty line, in set and way order, and marks
 // it clean.
-func (c *cache) dirtyLines(f func(line uint64)) {
+func (c *cache) dirtyLines(f func(line uint64, s Stream)) {
 	for i, d := range c.dirty {
 		if d && c.tags[i] != 0 {
 			c.dirty[i] = false
-			f(c.tags[i] - 1)
+			f(c.tags[i]-1, c.stream[i])
 		}
 	}
 }

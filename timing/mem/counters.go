@@ -59,6 +59,9 @@ type Counters struct {
 
 	DRAMReadBytes  int64
 	DRAMWriteBytes int64
+	// DRAM bytes split by what they were for (Request.Stream).
+	DRAMReadByStream  [NumStreams]int64
+	DRAMWriteByStream [NumStreams]int64
 	DRAMBusyCycles float64
 
 	TLBLookups int64

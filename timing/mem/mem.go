@@ -57,11 +57,38 @@ type Request struct {
 	Bytes int      // bytes per lane (texture: bytes per texel)
 	Lanes int      // active lanes (texture: samples)
 	Group int      // work-group slot on the core (local memory instances / per-core local regions)
+	// Stream says what the data is for (0, StreamData, for kernels; the
+	// renderer tags geometry, binning, texture and framebuffer traffic) so
+	// that DRAM bytes can be split by stream.
+	Stream Stream
 	// Burst marks a bulk transfer (async_work_group_copy on a path that
 	// moves it in bursts): its addresses are merged into lines even where a
 	// task's accesses are otherwise resolved one by one (seed 003 §System
 	// Memory Access: the common-store burst path of up to 4096 bytes).
 	Burst bool
+}
+
+// Stream is what a request's data is for; DRAM traffic is counted per
+// stream.
+type Stream uint8
+
+// Streams.
+const (
+	StreamData        Stream = iota // kernel data (compute)
+	StreamGeometry                  // vertex attributes, indices, post-transform vertices
+	StreamBinning                   // polygon lists, visibility streams, tile headers
+	StreamTexture                   // texels
+	StreamFramebuffer               // colour and depth, resolves, CRCs
+	NumStreams
+)
+
+var streamNames = [NumStreams]string{"data", "geometry", "binning", "texture", "framebuffer"}
+
+func (s Stream) String() string {
+	if s < NumStreams {
+		return streamNames[s]
+	}
+	return fmt.Sprintf("stream(%d)", uint8(s))
 }
 
 // Cause is what dominated a request's time.
@@ -138,6 +165,10 @@ const (
 type Hierarchy struct {
 	g *arch.GPU
 	p params
+
+	// stream is the stream of the request being served, shared with the
+	// caches so that the lines they allocate or dirty remember it.
+	stream *Stream
 
 	l1     []*cache // per core; nil without an L1
 	l1Srv  []server
@@ -307,6 +338,14 @@ func New(g *arch.GPU) *Hierarchy {
 		p.burst = g.Rogue.BurstBytes
 	}
 	h.Reset()
+	h.stream = new(Stream)
+	for _, group := range [][]*cache{h.l1, h.tex, h.l2, {h.slc, h.tlb}} {
+		for _, c := range group {
+			if c != nil {
+				c.cur = h.stream
+			}
+		}
+	}
 	return h
 }
 
@@ -381,6 +420,7 @@ func (h *Hierarchy) Access(now float64, r *Request) Result {
 	}
 	bytes := max(r.Bytes, 1)
 	c := &h.c
+	*h.stream = r.Stream
 	c.CoreRequests[r.Core]++
 	switch r.Kind {
 	case Load:
@@ -571,7 +611,10 @@ func (h *Hierarchy) l1Line(core int, line uint64, write bool, start, end float64
 	hit, ready, victim, dirty := c.access(line, write, end)
 	if dirty {
 		cc.Writebacks++
+		cur := *h.stream
+		*h.stream = c.victimStream
 		h.l2Write(core, victim*uint64(p.l1Line), p.l1Line, start, false)
+		*h.stream = cur
 	}
 	if hit {
 		cc.Hits++
@@ -694,7 +737,7 @@ func (h *Hierarchy) l2ReadLine(line uint64, n int, t, upstream float64) (float64
 	hit, ready, victim, dirty := h.l2[sl].access(line, false, end)
 	if dirty {
 		cc.Writebacks++
-		h.writeBelow(victim*uint64(p.l2Line), p.l2Line, ss)
+		h.writeBelow(victim*uint64(p.l2Line), p.l2Line, ss, h.l2[sl].victimStream)
 	}
 	if hit {
 		cc.Hits++
@@ -744,7 +787,7 @@ func (h *Hierarchy) l2WriteLine(line uint64, n int, t float64) float64 {
 	}
 	if dirty {
 		cc.Writebacks++
-		h.writeBelow(victim*uint64(p.l2Line), p.l2Line, ss)
+		h.writeBelow(victim*uint64(p.l2Line), p.l2Line, ss, h.l2[sl].victimStream)
 	}
 	return end
 }
@@ -784,12 +827,13 @@ func (h *Hierarchy) readDRAM(n int, t, upstream float64) float64 {
 	occ := float64(n) / p.dramBPC
 	s := h.dram.take(t, occ)
 	h.c.DRAMReadBytes += int64(n)
+	h.c.DRAMReadByStream[*h.stream] += int64(n)
 	return fmax(upstream, tail(s, occ)) + p.dramLat
 }
 
 // writeBelow writes a dirty L2 line back: through the SLC (write-through:
 // it keeps a clean copy) to DRAM. It returns when DRAM has taken it.
-func (h *Hierarchy) writeBelow(addr uint64, n int, t float64) float64 {
+func (h *Hierarchy) writeBelow(addr uint64, n int, t float64, st Stream) float64 {
 	p := &h.p
 	if h.slc != nil {
 		for first, last := addr>>p.slcShift, (addr+uint64(n)-1)>>p.slcShift; first <= last; first++ {
@@ -807,6 +851,7 @@ func (h *Hierarchy) writeBelow(addr uint64, n int, t float64) float64 {
 	occ := float64(n) / p.dramBPC
 	s := h.dram.take(t, occ)
 	h.c.DRAMWriteBytes += int64(n)
+	h.c.DRAMWriteByStream[st] += int64(n)
 	return s + occ
 }
 
@@ -841,7 +886,7 @@ func (h *Hierarchy) atomicL2(now float64, core int, addrs []uint64, bytes int, l
 		hit, ready, victim, dirty := h.l2[sl].access(s.line, true, end)
 		if dirty {
 			cc.Writebacks++
-			h.writeBelow(victim*uint64(p.l2Line), p.l2Line, ss)
+			h.writeBelow(victim*uint64(p.l2Line), p.l2Line, ss, h.l2[sl].victimStream)
 		}
 		var d float64
 		c := L2Hit
@@ -970,17 +1015,18 @@ func (h *Hierarchy) Flush(now float64) float64 {
 	done := now
 	for core, c := range h.l1 {
 		cc := &h.c.L1[core]
-		c.dirtyLines(func(line uint64) {
+		c.dirtyLines(func(line uint64, st Stream) {
 			cc.Writebacks++
+			*h.stream = st
 			d, _ := h.l2Write(core, line*uint64(p.l1Line), p.l1Line, now, false)
 			done = fmax(done, d)
 		})
 	}
 	for sl, c := range h.l2 {
 		cc := &h.c.L2[sl]
-		c.dirtyLines(func(line uint64) {
+		c.dirtyLines(func(line uint64, st Stream) {
 			cc.Writebacks++
-			done = fmax(done, h.writeBelow(line*uint64(p.l2Line), p.l2Line, now))
+			done = fmax(done, h.writeBelow(line*uint64(p.l2Line), p.l2Line, now, st))
 		})
 	}
 	return done
