@@ -1,0 +1,123 @@
+// Bandwidth and throughput. Work-item i of a grid of G reads elements
+// i, i+G, i+2G ... wrapped into the footprint by a power-of-two mask, so any
+// footprint can be read by a grid that fills the GPU; four independent sums
+// keep the loads independent. iters is the number of 4-load rounds.
+
+// Global memory, float4 loads through the load/store path.
+__kernel void bw_global(__global const float4 *in, __global float4 *out, uint mask, uint iters)
+{
+    uint g = get_global_size(0);
+    uint i = get_global_id(0);
+    float4 s0 = 0.0f, s1 = 0.0f, s2 = 0.0f, s3 = 0.0f;
+    for (uint k = 0; k < iters; k++) {
+        s0 += in[i & mask]; i += g;
+        s1 += in[i & mask]; i += g;
+        s2 += in[i & mask]; i += g;
+        s3 += in[i & mask]; i += g;
+    }
+    out[get_global_id(0)] = s0 + s1 + s2 + s3;
+}
+
+// The same with 32-bit float loads (the seeds' authors' global-memory test
+// read scalars).
+__kernel void bw_global_f32(__global const float *in, __global float *out, uint mask, uint iters)
+{
+    uint g = get_global_size(0);
+    uint i = get_global_id(0);
+    float s0 = 0.0f, s1 = 0.0f, s2 = 0.0f, s3 = 0.0f;
+    for (uint k = 0; k < iters; k++) {
+        s0 += in[i & mask]; i += g;
+        s1 += in[i & mask]; i += g;
+        s2 += in[i & mask]; i += g;
+        s3 += in[i & mask]; i += g;
+    }
+    out[get_global_id(0)] = s0 + s1 + s2 + s3;
+}
+
+// Texture samples: read_imageui on an image1d_buffer, 16 bytes a sample.
+__kernel void bw_texture(read_only image1d_buffer_t img, __global uint4 *out, uint mask, uint iters)
+{
+    uint g = get_global_size(0);
+    uint i = get_global_id(0);
+    uint4 s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+    for (uint k = 0; k < iters; k++) {
+        s0 += read_imageui(img, (int)(i & mask)); i += g;
+        s1 += read_imageui(img, (int)(i & mask)); i += g;
+        s2 += read_imageui(img, (int)(i & mask)); i += g;
+        s3 += read_imageui(img, (int)(i & mask)); i += g;
+    }
+    out[get_global_id(0)] = s0 + s1 + s2 + s3;
+}
+
+// Local memory with 32-, 64- and 128-bit accesses: the work-group fills
+// mask+1 elements of its local allocation, then each work-item reads
+// element lid, lid+L, lid+2L ... (L the work-group size), wrapped.
+#define BW_LOCAL(NAME, T)                                                         \
+__kernel void NAME(__global T *out, __local T *buf, uint mask, uint iters)        \
+{                                                                                 \
+    uint l = get_local_size(0);                                                   \
+    for (uint e = get_local_id(0); e <= mask; e += l)                             \
+        buf[e] = (T)((float)e);                                                   \
+    barrier(CLK_LOCAL_MEM_FENCE);                                                 \
+    uint i = get_local_id(0);                                                     \
+    T s0 = (T)(0.0f), s1 = (T)(0.0f), s2 = (T)(0.0f), s3 = (T)(0.0f);             \
+    for (uint k = 0; k < iters; k++) {                                            \
+        s0 += buf[i & mask]; i += l;                                              \
+        s1 += buf[i & mask]; i += l;                                              \
+        s2 += buf[i & mask]; i += l;                                              \
+        s3 += buf[i & mask]; i += l;                                              \
+    }                                                                             \
+    out[get_global_id(0)] = s0 + s1 + s2 + s3;                                    \
+}
+BW_LOCAL(bw_local_f32, float)
+BW_LOCAL(bw_local_f32x2, float2)
+BW_LOCAL(bw_local_f32x4, float4)
+
+// Common-store stride (seed 003 §Common Store): work-item t reads float
+// element t*stride, moved on by whole 16-float rows each time so that every
+// read meets the same banks. Four reads feed one float4 sum.
+__kernel void cs_stride(__global float4 *out, __local float *buf, uint stride, uint mask, uint iters)
+{
+    uint l = get_local_size(0);
+    for (uint e = get_local_id(0); e <= mask; e += l)
+        buf[e] = (float)e;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    uint i = get_local_id(0) * stride;
+    float4 s = 0.0f;
+    for (uint k = 0; k < iters; k++) {
+        s += (float4)(buf[i & mask], buf[(i + 16) & mask], buf[(i + 32) & mask], buf[(i + 48) & mask]);
+        i += 64;
+    }
+    out[get_global_id(0)] = s;
+}
+
+// The guide's "normal scenario": each work-item reads the four floats of
+// its own 128-bit register, common[t*4 .. t*4+3], as one float4 (what the
+// compiler makes of the guide's four consecutive reads: "each read can
+// fetch an entire 128-bit register").
+__kernel void cs_float4(__global float4 *out, __local float *buf, uint mask, uint iters)
+{
+    uint l = get_local_size(0);
+    for (uint e = get_local_id(0); e <= mask; e += l)
+        buf[e] = (float)e;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    __local float4 *regs = (__local float4 *)buf;
+    uint m4 = mask >> 2;
+    uint i = get_local_id(0);
+    float4 s = 0.0f;
+    for (uint k = 0; k < iters; k++) {
+        s += regs[i & m4];
+        i += 16;
+    }
+    out[get_global_id(0)] = s;
+}
+
+// Row order (seed 003 §System Memory Access): the work-items of one task
+// each load 8 bytes of one aligned 128-byte line. The data is zero, so the
+// store never runs; it keeps the load alive.
+__kernel void row_line(__global const uint2 *in, __global uint *out)
+{
+    uint2 v = in[get_global_id(0)];
+    if (v.x == 0xdeadbeefu)
+        out[0] = v.y;
+}

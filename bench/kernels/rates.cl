@@ -1,0 +1,59 @@
+// Instruction rates: every work-item keeps eight independent accumulators
+// and updates each eight times per loop iteration (64 operations per
+// iteration, a vector operation counting once per component), so that a
+// GPU full of warps is limited by its pipes alone. Floating-point chains
+// cannot be folded without fast-math; integer ones use a ring (each
+// accumulator combined with the next) so that no compiler pass can merge
+// repeated operations. out keeps every chain alive.
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+
+#define EIGHT(OP) OP(a0, a1) OP(a1, a2) OP(a2, a3) OP(a3, a4) OP(a4, a5) OP(a5, a6) OP(a6, a7) OP(a7, a0)
+
+#define RATE(NAME, T, OP)                                                     \
+__kernel void NAME(__global T *out, uint iters, T b, T c)                     \
+{                                                                             \
+    uint id = get_global_id(0);                                               \
+    T x = (T)(id & 7u);                                                       \
+    T a0 = x, a1 = x + (T)(1), a2 = x + (T)(2), a3 = x + (T)(3);              \
+    T a4 = x + (T)(4), a5 = x + (T)(5), a6 = x + (T)(6), a7 = x + (T)(7);     \
+    for (uint k = 0; k < iters; k++) {                                        \
+        EIGHT(OP) EIGHT(OP) EIGHT(OP) EIGHT(OP)                               \
+        EIGHT(OP) EIGHT(OP) EIGHT(OP) EIGHT(OP)                               \
+    }                                                                         \
+    out[id] = a0 + a1 + a2 + a3 + a4 + a5 + a6 + a7;                          \
+}
+
+// Floating point: each accumulator on its own chain.
+#define ADD(a, n) a = a + b;
+#define MUL(a, n) a = a * b;
+#define MAD(a, n) a = mad(a, b, c);
+#define FMA(a, n) a = fma(a, b, c);
+#define RSQRT(a, n) a = rsqrt(a);
+#define RECIP(a, n) a = native_recip(a);
+// Integers: a ring.
+#define IADD(a, n) a = a + n;
+#define IMUL(a, n) a = a * n;
+
+RATE(fp32_add, float, ADD)
+RATE(fp32_mul, float, MUL)
+RATE(fp32_mad, float, MAD)
+RATE(fp32_fma, float, FMA)
+RATE(fp32_rsqrt, float, RSQRT)
+RATE(fp32_recip, float, RECIP)
+
+RATE(fp16_add, half, ADD)
+RATE(fp16_fma, half, FMA)
+RATE(fp16_rsqrt, half, RSQRT)
+RATE(fp16x2_add, half2, ADD)
+RATE(fp16x2_fma, half2, FMA)
+RATE(fp16x2_rsqrt, half2, RSQRT)
+
+RATE(int32_add, uint, IADD)
+RATE(int32_mul, uint, IMUL)
+RATE(int64_add, ulong, IADD)
+RATE(int16_add, ushort, IADD)
+RATE(int16x2_add, ushort2, IADD)
+RATE(int8_add, uchar, IADD)
+RATE(int8_mul, uchar, IMUL)
+RATE(int8x4_add, uchar4, IADD)
+RATE(int8x4_mul, uchar4, IMUL)

@@ -1,0 +1,131 @@
+package bench
+
+import (
+	"fmt"
+
+	"github.com/pocketgpu/pocketgpu/arch"
+)
+
+// rateOp is one instruction-rate measurement: rates.cl's kernels of that
+// operation (a scalar one, and vector ones where the hardware packs
+// sub-word types, Bifrost FP16x2 and INT8x4); the best is the rate, as the
+// seeds' authors reported the best they could reach.
+type rateOp struct {
+	Name  string // "fp32_fma"
+	Label string // "FP32 FMA (fma)"
+	// Kernels are the entry points; Width the components each operation
+	// covers (2 for half2); Type the value type of the b and c arguments.
+	Kernels []rateKernel
+	// Flops counts floating-point operations per operation (2 for a
+	// multiply-add, for GFLOPS).
+	Flops int
+}
+
+type rateKernel struct {
+	Entry string
+	Width int
+	Type  string // argument spec type of b and c: f32, f16x2, u32 ...
+	B, C  string // their values
+}
+
+var rateOps = []rateOp{
+	{"fp32_add", "FP32 add", []rateKernel{{"fp32_add", 1, "f32", "0.999", "0.5"}}, 1},
+	{"fp32_mul", "FP32 mul", []rateKernel{{"fp32_mul", 1, "f32", "0.999", "0.5"}}, 1},
+	{"fp32_mad", "FP32 mad", []rateKernel{{"fp32_mad", 1, "f32", "0.999", "0.5"}}, 2},
+	{"fp32_fma", "FP32 fma()", []rateKernel{{"fp32_fma", 1, "f32", "0.999", "0.5"}}, 2},
+	{"fp16_add", "FP16 add", []rateKernel{{"fp16_add", 1, "f16", "0.999", "0.5"}, {"fp16x2_add", 2, "f16x2", "0.999,0.999", "0.5,0.5"}}, 1},
+	{"fp16_fma", "FP16 fma()", []rateKernel{{"fp16_fma", 1, "f16", "0.999", "0.5"}, {"fp16x2_fma", 2, "f16x2", "0.999,0.999", "0.5,0.5"}}, 2},
+	{"int32_add", "INT32 add", []rateKernel{{"int32_add", 1, "u32", "3", "5"}}, 0},
+	{"int32_mul", "INT32 mul", []rateKernel{{"int32_mul", 1, "u32", "3", "5"}}, 0},
+	{"int64_add", "INT64 add", []rateKernel{{"int64_add", 1, "u64", "3", "5"}}, 0},
+	{"int16_add", "INT16 add", []rateKernel{{"int16_add", 1, "u16", "3", "5"}, {"int16x2_add", 2, "u16x2", "3,3", "5,5"}}, 0},
+	{"int8_add", "INT8 add", []rateKernel{{"int8_add", 1, "u8", "3", "5"}, {"int8x4_add", 4, "u8x4", "3,3,3,3", "5,5,5,5"}}, 0},
+	{"int8_mul", "INT8 mul", []rateKernel{{"int8_mul", 1, "u8", "3", "5"}, {"int8x4_mul", 4, "u8x4", "3,3,3,3", "5,5,5,5"}}, 0},
+	{"fp32_recip", "FP32 reciprocal", []rateKernel{{"fp32_recip", 1, "f32", "0.999", "0.5"}}, 1},
+	{"fp32_rsqrt", "FP32 rsqrt", []rateKernel{{"fp32_rsqrt", 1, "f32", "0.999", "0.5"}}, 1},
+	{"fp16_rsqrt", "FP16 rsqrt", []rateKernel{{"fp16_rsqrt", 1, "f16", "0.999", "0.5"}, {"fp16x2_rsqrt", 2, "f16x2", "0.999,0.999", "0.5,0.5"}}, 1},
+}
+
+// opsPerIter is rates.cl's operations per accumulator set per iteration.
+const opsPerIter = 64
+
+// residentThreads is how many work-items fill g when nothing but the warp
+// slots limits residency: a grid of this size keeps every engine busy.
+func residentThreads(g *arch.GPU) int {
+	return g.Cores * g.EnginesPerCore * g.MaxWarpsPerEngine * g.WidestWarp()
+}
+
+// rateGrid is the grid and work-group size of the ALU tests.
+func rateGrid(g *arch.GPU) (global, local int) {
+	local = min(128, g.MaxWorkgroupSize)
+	global = (residentThreads(g) + local - 1) / local * local
+	return global, local
+}
+
+// rate measures one kernel's operations per GPU clock (components counted
+// one by one), and the warp width it ran with.
+func (c *ctx) rate(file string, k rateKernel, iters int) (opsPerClk float64, warp int, err error) {
+	kern, err := c.kernel(file, k.Entry)
+	if err != nil {
+		return 0, 0, err
+	}
+	global, local := rateGrid(c.g)
+	elem := k.Type
+	l, err := c.bind(kern, global, local, fmt.Sprintf("buf:%s:%d", elem, global), "u32:1",
+		fmt.Sprintf("%s:%s", elem, k.B), fmt.Sprintf("%s:%s", elem, k.C))
+	if err != nil {
+		return 0, 0, err
+	}
+	defer l.free()
+	d, err := l.diff(1, "u32", iters)
+	if err != nil {
+		return 0, 0, err
+	}
+	ops := float64(global) * float64(iters) * opsPerIter * float64(k.Width)
+	return ops / d, l.warpW, nil
+}
+
+var ratesTest = &Test{
+	Name:  "rates",
+	Title: "Instruction rates",
+	Doc:   "Eight independent accumulators per work-item, 64 operations per loop iteration, a grid that fills every engine; operations per GPU clock (vector components counted one by one; FP16, INT16 and INT8 also as packed vectors, the best kept).",
+	Points: func(g *arch.GPU, o Options) int {
+		return len(rateOps)
+	},
+}
+
+func init() {
+	ratesTest.run = func(c *ctx) (*Result, error) {
+		r := &Result{Chart: Bars, YLabel: "throughput", Unit: "Gops/s"}
+		g := c.g
+		ghz := g.ClockMHz / 1000
+		units := float64(g.Cores * g.EnginesPerCore)
+		for _, op := range rateOps {
+			best, bestWarp, bestEntry := 0.0, 0, ""
+			for _, k := range op.Kernels {
+				v, w, err := c.rate("rates", k, 8)
+				if err != nil {
+					return nil, fmt.Errorf("%s: %w", k.Entry, err)
+				}
+				r.metric(k.Entry+".ops_per_clk", v)
+				if v > best {
+					best, bestWarp, bestEntry = v, w, k.Entry
+				}
+			}
+			c.tick()
+			note := fmt.Sprintf("%.1f/clk, %s, warp %d", best, bestEntry, bestWarp)
+			r.add(g.ID, Point{Label: op.Label, Y: best * ghz, Note: note})
+			r.metric(op.Name+".ops_per_clk", best)
+			r.metric(op.Name+".ops_per_core_clk", best/float64(g.Cores))
+			r.metric(op.Name+".gops", best*ghz)
+			// Cycles one warp instruction of this operation occupies its
+			// engine: the warp's lanes over the engine's share of the rate.
+			r.metric(op.Name+".cycles_per_warp", float64(bestWarp)*units/best)
+			if op.Flops > 0 {
+				r.metric(op.Name+".gflops", best*ghz*float64(op.Flops))
+			}
+		}
+		r.Notes = append(r.Notes, "y: billions of operations per second at the GPU's clock; the per-clock rate and the kernel that reached it are in the note")
+		return r, nil
+	}
+}

@@ -1,0 +1,10 @@
+package bench
+
+// suite is every test, in the order they run and print.
+var suite = []*Test{
+	latencyGlobal, latencyTexture, latencyLocal, latencyConstant,
+	bandwidthGlobal, textureThroughput, bandwidthLocal,
+	ratesTest, chains, divergence, icache,
+	atomics, localOccupancy, registerOccupancy, hostCopy,
+	commonStore, rowOrder,
+}
