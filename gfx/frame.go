@@ -10,9 +10,6 @@ import (
 func (fr *frameRun) run() error {
 	r := fr.r
 	r.ms.reset()
-	for _, t := range r.tex {
-		t.c.reset()
-	}
 	if err := fr.prepareDraws(); err != nil {
 		return err
 	}
@@ -43,12 +40,8 @@ func (fr *frameRun) run() error {
 
 // dramTotal is the DRAM traffic so far in the frame.
 func (fr *frameRun) dramTotal() uint64 {
-	ms := fr.r.ms
-	var t uint64
-	for s := Stream(0); s < numStreams; s++ {
-		t += ms.read[s] + ms.write[s]
-	}
-	return t
+	read, write := fr.r.ms.dram()
+	return read.Total() + write.Total()
 }
 
 func (fr *frameRun) addPass(name string, cycles float64) {
@@ -138,11 +131,13 @@ func (fr *frameRun) finish() {
 	r := fr.r
 	ms := r.ms
 	st := &fr.st
-	st.DRAMRead = streamBytes(ms.read)
-	st.DRAMWrite = streamBytes(ms.write)
+	st.DRAMRead, st.DRAMWrite = ms.dram()
 	st.DRAMReadBytes = st.DRAMRead.Total()
 	st.DRAMWriteBytes = st.DRAMWrite.Total()
-	st.L2Hits, st.L2Misses = ms.l2.hits, ms.l2.misses
+	c := ms.h.Counters()
+	l2, tex := c.L2Total(), c.TextureTotal()
+	st.L2Hits, st.L2Misses = uint64(l2.Hits), uint64(l2.Misses)
+	st.TexCacheHits, st.TexCacheMisses = uint64(tex.Hits), uint64(tex.Misses)
 	if n := st.TexCacheHits + st.TexCacheMisses; n > 0 {
 		st.TexCacheHitRate = float64(st.TexCacheHits) / float64(n)
 	}

@@ -122,7 +122,6 @@ type fragUnit struct {
 	stamp     []int32 // per quad position of the target: the batch holding it
 	lanes     [emu.MaxWidth]laneInfo
 	trace     emu.Trace
-	recent    [4]uint64
 	// roundRobin spreads warps over all cores (Adreno bins, immediate
 	// mode); otherwise the unit's core shades everything (a Mali tile).
 	roundRobin bool
@@ -334,9 +333,8 @@ func (fu *fragUnit) flush() error {
 		fu.core = fu.warps % max(r.g.Cores, 1)
 	}
 	fu.warps++
-	tc := r.tex[(fu.core/max(r.g.Texture.CoresPerUnit, 1))%len(r.tex)]
 	var samples uint64
-	err := r.runWarp(sh, w, func() { samples += fu.textureStep(tc) })
+	err := r.runWarp(sh, w, func() { samples += fu.textureStep() })
 	w.Trace = nil
 	if err != nil {
 		sr.d.Release(wg)
@@ -426,43 +424,20 @@ func (fu *fragUnit) flush() error {
 	return nil
 }
 
-// textureStep feeds one step's texel fetches to the texture cache: each
-// distinct line a lane's fetches touch is looked up once (fetches of one
-// bilinear footprint share lines), misses are filled from L2. It returns
-// the samples taken (active lanes per texture instruction).
-func (fu *fragUnit) textureStep(tc *texCache) uint64 {
+// textureStep sends one step's texel fetches through the core's texture
+// unit and cache (the memory model merges a bilinear footprint's texels
+// into the lines they share). It returns the samples taken (active lanes
+// per texture instruction).
+func (fu *fragUnit) textureStep() uint64 {
 	tr := &fu.trace
-	if len(tr.Accesses) == 0 {
-		return 0
-	}
-	fr := fu.fr
-	ms := fr.r.ms
-	shift := tc.c.lineShift
-	lb := tc.c.lineBytes()
 	var samples uint64
-	active := uint64(tr.Active.Count())
+	active := tr.Active.Count()
 	for _, a := range tr.Accesses {
 		if a.Kind != emu.AccessTexture {
 			continue
 		}
-		samples += active
-		fu.recent = [4]uint64{^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0)}
-		ri := 0
-		for _, addr := range tr.Addrs[a.Start : a.Start+a.N] {
-			line := addr >> shift
-			if line == fu.recent[0] || line == fu.recent[1] || line == fu.recent[2] || line == fu.recent[3] {
-				continue
-			}
-			fu.recent[ri&3] = line
-			ri++
-			hit, _, _, _ := tc.c.access(line, false, StreamTexture)
-			if hit {
-				fr.st.TexCacheHits++
-			} else {
-				fr.st.TexCacheMisses++
-				ms.Read(line<<shift, lb, StreamTexture)
-			}
-		}
+		samples += uint64(active)
+		fu.fr.r.ms.texture(fu.core, tr.Addrs[a.Start:a.Start+a.N], a.Bytes, active)
 	}
 	return samples
 }

@@ -122,9 +122,8 @@ type Renderer struct {
 	images []*emu.Image
 	white  *emu.Image
 
-	ms  *memSystem
-	tex []*texCache
-	va  virtual
+	ms *memSystem
+	va virtual
 
 	meshAddr []meshAddrs
 	ptBase   uint64 // post-transform vertex buffer
@@ -209,10 +208,6 @@ func New(g *arch.GPU, sc *scene.Scene, opt Options) (*Renderer, error) {
 	}
 	r.white = r.newImage("white", 1, 1, []byte{255, 255, 255, 255})
 	r.ms = newMemSystem(g)
-	units := max(g.Cores/max(g.Texture.CoresPerUnit, 1), 1)
-	for i := 0; i < units; i++ {
-		r.tex = append(r.tex, newTexCache(g))
-	}
 	for i := range sc.Meshes {
 		m := &sc.Meshes[i]
 		var a meshAddrs

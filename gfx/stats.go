@@ -10,10 +10,6 @@ type StreamBytes struct {
 
 func (s StreamBytes) Total() uint64 { return s.Geometry + s.Binning + s.Texture + s.Framebuffer }
 
-func streamBytes(v [numStreams]uint64) StreamBytes {
-	return StreamBytes{Geometry: v[StreamGeometry], Binning: v[StreamBinning], Texture: v[StreamTexture], Framebuffer: v[StreamFramebuffer]}
-}
-
 // Culled counts primitives removed before rasterisation, by cause.
 type Culled struct {
 	Frustum  uint64 `json:"frustum"`   // wholly outside the view volume or the screen

@@ -61,6 +61,9 @@ type Request struct {
 	// renderer tags geometry, binning, texture and framebuffer traffic) so
 	// that DRAM bytes can be split by stream.
 	Stream Stream
+	// NoL1 sends the request straight to L2: traffic of fixed-function
+	// units (a tiler, a tile write-back, vertex fetch), not of shader cores.
+	NoL1 bool
 	// Burst marks a bulk transfer (async_work_group_copy on a path that
 	// moves it in bursts): its addresses are merged into lines even where a
 	// task's accesses are otherwise resolved one by one (seed 003 §System
@@ -456,10 +459,10 @@ func (h *Hierarchy) Access(now float64, r *Request) Result {
 		}
 		return h.atomicL2(now, r.Core, addrs, bytes, lat)
 	}
-	if h.p.sequential && !r.Burst {
+	if h.p.sequential && !r.Burst && !r.NoL1 {
 		return h.sequential(now, r.Core, addrs, bytes, r.Kind == Store)
 	}
-	return h.coalesced(now, r.Core, addrs, bytes, r.Kind == Store)
+	return h.coalesced(now, r.Core, addrs, bytes, r.Kind == Store, r.NoL1)
 }
 
 // fmax is math.Max for the finite times the model deals in (inlined).
@@ -558,9 +561,9 @@ func (h *Hierarchy) addSpan(line uint64, n int) {
 // merged into unique cache lines, which go through the core's L1 (Mali) or
 // straight to L2 (Adreno global memory, seed 000 §L2 Cache and System
 // Level) in parallel; the data is back when the last line is.
-func (h *Hierarchy) coalesced(now float64, core int, addrs []uint64, bytes int, write bool) Result {
+func (h *Hierarchy) coalesced(now float64, core int, addrs []uint64, bytes int, write, noL1 bool) Result {
 	p := &h.p
-	if !p.hasL1 {
+	if !p.hasL1 || noL1 {
 		h.gather(addrs, bytes, p.l2Line)
 		done, cause := now, L2Hit
 		for _, s := range h.lines {
