@@ -62,7 +62,7 @@ type Counters struct {
 	// DRAM bytes split by what they were for (Request.Stream).
 	DRAMReadByStream  [NumStreams]int64
 	DRAMWriteByStream [NumStreams]int64
-	DRAMBusyCycles float64
+	DRAMBusyCycles    float64
 
 	TLBLookups int64
 	TLBMisses  int64
