@@ -102,14 +102,9 @@ func (e Estimate) Shader(w Work, cores int) float64 {
 }
 
 // DRAMBytesPerCycle is the DRAM bandwidth in bytes per shader clock: the
-// measured bandwidth where the description has one, else bus width ×
-// transfer rate.
+// achieved bandwidth the memory model also uses (theoretical × efficiency).
 func DRAMBytesPerCycle(g *arch.GPU) float64 {
-	gbs := g.DRAM.MeasuredBandwidthGBs
-	if gbs <= 0 {
-		gbs = float64(g.DRAM.BusBits) / 8 * g.DRAM.TransferMTs / 1000
-	}
-	return gbs * 1e9 / (g.ClockMHz * 1e6)
+	return g.GBsToBytesPerCycle(g.DRAMAchievedGBs())
 }
 
 func (e Estimate) Memory(w Work) float64 {

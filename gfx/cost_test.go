@@ -17,7 +17,7 @@ func TestCostPhysics(t *testing.T) {
 	ref := render(t, base, s, opt, 1)[0].Stats
 
 	ample := *base
-	ample.DRAM.MeasuredBandwidthGBs = 1e4
+	ample.DRAM.TransferMTs *= 1000
 	a1 := render(t, &ample, s, opt, 1)[0].Stats
 	fast := ample
 	fast.ClockMHz *= 2
@@ -32,17 +32,17 @@ func TestCostPhysics(t *testing.T) {
 	}
 
 	slow := *base
-	slow.DRAM.MeasuredBandwidthGBs = 0.5
+	slow.DRAM.TransferMTs /= 8 // 0.5 GB/s achieved
 	st := render(t, &slow, s, opt, 1)[0].Stats
 	if !(st.Cycles > 2*ref.Cycles) {
-		t.Errorf("0.5 GB/s DRAM: %v cycles, was %v", st.Cycles, ref.Cycles)
+		t.Errorf("an eighth of the DRAM bandwidth: %v cycles, was %v", st.Cycles, ref.Cycles)
 	}
 
 	wide := *base
 	wide.Cores *= 4
-	wide.DRAM.MeasuredBandwidthGBs = 1000
+	wide.DRAM.TransferMTs *= 100
 	narrow := *base
-	narrow.DRAM.MeasuredBandwidthGBs = 1000
+	narrow.DRAM.TransferMTs *= 100
 	a := render(t, &narrow, s, Options{Width: 128, Height: 80}, 1)[0].Stats
 	b := render(t, &wide, s, Options{Width: 128, Height: 80}, 1)[0].Stats
 	if !(b.Cycles < a.Cycles/2) {
