@@ -238,6 +238,7 @@ func (w *Warp) reset(wg *WorkGroup, index int) {
 	w.status = Running
 	w.stack = append(w.stack[:0], entry{block: 0, reconv: ir.NoBlock, mask: w.start})
 	w.WarpInsts, w.ThreadInsts, w.Blocks = 0, 0, 0
+	w.last = -1
 	p := w.prog
 	if w.frame > 0 {
 		for l := 0; l < w.width; l++ {

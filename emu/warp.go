@@ -87,7 +87,11 @@ type Warp struct {
 	// Killed lanes (fragment discard).
 	Killed Mask
 	status Status
+	last   int32 // the block the last Step ran
 }
+
+// LastBlock is the block the last Step ran (-1 before the first).
+func (w *Warp) LastBlock() int32 { return w.last }
 
 // Width is the number of lanes.
 func (w *Warp) Width() int { return w.width }
@@ -198,6 +202,7 @@ func (w *Warp) Step() (st Status) {
 		return Faulted
 	}
 	w.setActive(m)
+	w.last = top.block
 	b := &w.prog.Blocks[top.block]
 	if w.Trace != nil {
 		w.Trace.begin(top.block, m)

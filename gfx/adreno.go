@@ -80,6 +80,7 @@ func (fr *frameRun) renderAdreno() error {
 		perVertex.Warps = fr.vertexWork.Warps * s
 		perVertex.WarpInsts = fr.vertexWork.WarpInsts * s
 		perVertex.ThreadInsts = fr.vertexWork.ThreadInsts * s
+		perVertex.EngineCycles = fr.vertexWork.EngineCycles * s
 	}
 	fr.initGrid(bl.BinWidth, bl.BinHeight, bl.BinsX, bl.BinsY)
 	tgt := &target{tileBytes: &fr.st.TileMemoryBytes}
@@ -128,7 +129,8 @@ func (fr *frameRun) renderAdreno() error {
 		fr.grid.State[b] = TileWritten
 		fr.st.TilesWritten++
 		w := fr.work[b]
-		vw := Work{WarpWidth: perVertex.WarpWidth, Warps: perVertex.Warps * float64(verts), WarpInsts: perVertex.WarpInsts * float64(verts)}
+		vw := Work{WarpWidth: perVertex.WarpWidth, Warps: perVertex.Warps * float64(verts), WarpInsts: perVertex.WarpInsts * float64(verts),
+			EngineCycles: perVertex.EngineCycles * float64(verts)}
 		w.add(vw)
 		w.DRAMBytes = float64(fr.dramTotal() - before)
 		w.GMEMBytes = float64(tgt.w * tgt.h * 4)

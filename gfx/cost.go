@@ -13,17 +13,21 @@ type Work struct {
 	Warps       float64
 	WarpInsts   float64
 	ThreadInsts float64
-	WarpWidth   int
-	TexSamples  float64
-	Fragments   float64 // fragments that reached the blender / tile memory
-	DRAMBytes   float64
-	GMEMBytes   float64 // bytes moved between GMEM and system memory (Adreno resolves)
+	// EngineCycles is what the warps' executed blocks cost the engines,
+	// from the instruction lowering (isa): issue slots or the busiest pipe.
+	EngineCycles float64
+	WarpWidth    int
+	TexSamples   float64
+	Fragments    float64 // fragments that reached the blender / tile memory
+	DRAMBytes    float64
+	GMEMBytes    float64 // bytes moved between GMEM and system memory (Adreno resolves)
 }
 
 func (w *Work) add(o Work) {
 	w.Warps += o.Warps
 	w.WarpInsts += o.WarpInsts
 	w.ThreadInsts += o.ThreadInsts
+	w.EngineCycles += o.EngineCycles
 	w.TexSamples += o.TexSamples
 	w.Fragments += o.Fragments
 	w.DRAMBytes += o.DRAMBytes
@@ -74,8 +78,9 @@ const (
 // parameters, no latencies.
 //
 //	shader  = max(ALU, texture, blend)
-//	ALU     = warp instructions × cycles per warp instruction (arch
-//	          IssueCycles of fp32_mad at the warp width) / (engines per core × cores)
+//	ALU     = the engine cycles of the blocks the shaders' warps ran (the
+//	          family's instruction lowering, isa: issue slots or the
+//	          busiest pipe per block) / (engines per core × cores)
 //	texture = samples / (texture samples per clock × texture units)
 //	blend   = fragments / (pixelsPerCyclePerCore × cores)
 //	memory  = max(DRAM bytes / DRAM bytes per cycle, GMEM bytes / 32)
@@ -90,11 +95,7 @@ func (e Estimate) Shader(w Work, cores int) float64 {
 	if width == 0 {
 		width = g.WidestWarp()
 	}
-	_, cpi := g.IssueCycles("fp32_mad", width, 1)
-	if cpi == 0 {
-		cpi = math.Max(1, float64(width)/float64(max(g.LanesPerEngine, 1)))
-	}
-	alu := w.WarpInsts * cpi / float64(max(g.EnginesPerCore, 1)*cores)
+	alu := w.EngineCycles / float64(max(g.EnginesPerCore, 1)*cores)
 	units := float64(cores) / float64(max(g.Texture.CoresPerUnit, 1))
 	tex := w.TexSamples / (math.Max(g.Texture.SamplesPerClock, 1e-9) * math.Max(units, 1))
 	blend := w.Fragments / (pixelsPerCyclePerCore * float64(cores))

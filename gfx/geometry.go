@@ -226,7 +226,8 @@ func (fr *frameRun) shadeVertices() error {
 			vb.first = first
 			wg := sr.d.NewPartialWorkGroup(0, cnt)
 			w := wg.Warps[0]
-			if err := r.runWarp(sh, w, nil); err != nil {
+			cycles, err := r.runWarp(sh, w, nil)
+			if err != nil {
 				return err
 			}
 			for l := 0; l < cnt; l++ {
@@ -244,7 +245,7 @@ func (fr *frameRun) shadeVertices() error {
 			}
 			fr.st.VertexWarps++
 			fr.st.VertexWarpInsts += w.WarpInsts
-			fr.vertexWork.add(Work{Warps: 1, WarpInsts: float64(w.WarpInsts), ThreadInsts: float64(w.ThreadInsts), WarpWidth: W})
+			fr.vertexWork.add(Work{Warps: 1, WarpInsts: float64(w.WarpInsts), ThreadInsts: float64(w.ThreadInsts), EngineCycles: cycles, WarpWidth: W})
 			sr.d.Release(wg)
 			// Attribute fetch, and the post-transform record written
 			// for the tiler and the fragment stage.

@@ -334,7 +334,7 @@ func (fu *fragUnit) flush() error {
 	}
 	fu.warps++
 	var samples uint64
-	err := r.runWarp(sh, w, func() { samples += fu.textureStep() })
+	cycles, err := r.runWarp(sh, w, func() { samples += fu.textureStep() })
 	w.Trace = nil
 	if err != nil {
 		sr.d.Release(wg)
@@ -415,6 +415,7 @@ func (fu *fragUnit) flush() error {
 		wk.Warps += share
 		wk.WarpInsts += float64(w.WarpInsts) * share
 		wk.ThreadInsts += float64(w.ThreadInsts) * share
+		wk.EngineCycles += cycles * share
 		wk.TexSamples += float64(samples) * share
 		wk.WarpWidth = sh.width
 	}

@@ -366,23 +366,28 @@ func samplerBits(s scene.Sampler) uint64 {
 }
 
 // runWarp steps a warp to the end; each step's trace (if the warp has one)
-// goes to onStep.
-func (r *Renderer) runWarp(sh *shader, w *emu.Warp, onStep func()) error {
+// goes to onStep. It returns the engine cycles the warp's blocks cost
+// (shader.blockCycles).
+func (r *Renderer) runWarp(sh *shader, w *emu.Warp, onStep func()) (float64, error) {
+	cycles := 0.0
 	for {
 		st := w.Step()
+		if b := w.LastBlock(); b >= 0 && int(b) < len(sh.blockCycles) {
+			cycles += sh.blockCycles[b]
+		}
 		if onStep != nil {
 			onStep()
 		}
 		switch st {
 		case emu.Done:
-			return nil
+			return cycles, nil
 		case emu.Faulted:
-			return fmt.Errorf("%s: %w", sh.name, w.Err())
+			return cycles, fmt.Errorf("%s: %w", sh.name, w.Err())
 		case emu.AtBarrier:
-			return inputErrorf("%s reached a barrier, which graphics shaders cannot use", sh.name)
+			return cycles, inputErrorf("%s reached a barrier, which graphics shaders cannot use", sh.name)
 		}
 		if w.WarpInsts > r.opt.MaxWarpInsts {
-			return fmt.Errorf("%s did not finish within %d warp instructions for one warp: %w", sh.name, r.opt.MaxWarpInsts, emu.ErrBudget)
+			return cycles, fmt.Errorf("%s did not finish within %d warp instructions for one warp: %w", sh.name, r.opt.MaxWarpInsts, emu.ErrBudget)
 		}
 	}
 }

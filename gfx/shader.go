@@ -9,6 +9,7 @@ import (
 	"github.com/pocketgpu/pocketgpu/emu"
 	"github.com/pocketgpu/pocketgpu/gfx/shaders"
 	"github.com/pocketgpu/pocketgpu/ir"
+	"github.com/pocketgpu/pocketgpu/isa"
 	"github.com/pocketgpu/pocketgpu/spirv"
 )
 
@@ -80,6 +81,10 @@ type shader struct {
 	drawParam   int // index in ir.Params, -1 when unused
 	texParam    int
 	width       int // warp width the GPU's occupancy rules pick
+	// blockCycles is what one warp's run of each IR block costs an engine:
+	// the larger of its issue slots and its busiest pipe's cycles, from the
+	// family's instruction lowering (isa) at the shader's warp width.
+	blockCycles []float64
 }
 
 func describeType(t *ir.Type) string {
@@ -231,7 +236,33 @@ func loadShader(g *arch.GPU, spv []byte, name string, want spirv.ExecutionModel)
 		s.width = occ.WarpWidth
 	}
 	s.width = min(max(s.width, 4), emu.MaxWidth)
+	lowered, err := isa.Lower(p, g, s.width)
+	if err != nil {
+		return nil, inputErrorf("%s cannot run on %s: %v", name, g.ID, err)
+	}
+	s.blockCycles = blockCycles(lowered)
 	return s, nil
+}
+
+// blockCycles prices each block of a lowered shader for one warp.
+func blockCycles(p *isa.Program) []float64 {
+	out := make([]float64, len(p.Blocks))
+	pipes := make([]float64, len(p.Pipes))
+	for b := range p.Blocks {
+		clear(pipes)
+		issue := 0.0
+		for _, g := range p.Blocks[b].Groups {
+			issue += float64(g.Issue)
+			for k, c := range g.Pipe {
+				pipes[k] += float64(c)
+			}
+		}
+		for _, c := range pipes {
+			issue = max(issue, c)
+		}
+		out[b] = issue
+	}
+	return out
 }
 
 func ioName(io ir.IOVar) string {
