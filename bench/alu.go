@@ -85,7 +85,7 @@ func init() {
 			c.tick()
 		}
 		base := cost[divergenceGroups[len(divergenceGroups)-1]]
-		r := &Result{Chart: Curve, XLabel: "work-items per path run", XUnit: "", YLabel: "time relative to no divergence", Unit: "x"}
+		r := &Result{Chart: Curve, XLabel: "work-items per path run", YLabel: "time relative to no divergence", Unit: "x", LogX: true}
 		for _, grp := range divergenceGroups {
 			rel := cost[grp] / base
 			r.add(c.g.ID, Point{X: float64(grp), Y: rel, Note: fmt.Sprintf("warp %d", l.warpW)})

@@ -15,7 +15,9 @@ var bandwidthFootprints = []int{
 	1 * mib, 2 * mib, 4 * mib, 8 * mib, 16 * mib,
 }
 
-var quickBandwidthFootprints = []int{4 * kib, 16 * kib, 64 * kib, 256 * kib, 1 * mib, 4 * mib, 8 * mib}
+// The short sweep keeps the footprints the published figures use (32 KB,
+// 1 MB, 16 MB).
+var quickBandwidthFootprints = []int{4 * kib, 32 * kib, 128 * kib, 512 * kib, 1 * mib, 4 * mib, 16 * mib}
 
 func (c *ctx) bandwidthFootprints() []int {
 	if c.o.Quick {
@@ -108,7 +110,7 @@ var bandwidthGlobal = &Test{
 
 func init() {
 	bandwidthGlobal.run = func(c *ctx) (*Result, error) {
-		r := &Result{Chart: Curve, XLabel: "footprint", XUnit: "B", YLabel: "bandwidth", Unit: "GB/s"}
+		r := &Result{Chart: Curve, XLabel: "footprint", XUnit: "B", YLabel: "bandwidth", Unit: "GB/s", LogX: true}
 		global, local := streamGrid(c.g)
 		for _, v := range []struct {
 			entry, series, prefix, typ string

@@ -59,8 +59,14 @@ type Result struct {
 	XUnit  string `json:"x_unit,omitempty"`
 	YLabel string `json:"y_label"`
 	Unit   string `json:"unit"`
-	// LogY draws the y axis on a log scale.
+	// ClockMHz is the GPU's clock (for converting cycles to time).
+	ClockMHz float64 `json:"clock_mhz"`
+	// LogX draws the x axis on a log scale; LogY the y axis. PlotNS draws
+	// a curve of cycles as nanoseconds at each GPU's clock, so that GPUs
+	// of different clocks compare as the seeds' charts do.
+	LogX   bool     `json:"-"`
 	LogY   bool     `json:"-"`
+	PlotNS bool     `json:"-"`
 	Series []Series `json:"series"`
 	// Metrics are named scalars derived from the points (a latency step's
 	// footprint, a rate per clock), which the published figures refer to.
@@ -164,7 +170,7 @@ func (t *Test) Run(g *arch.GPU, o Options) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("test %s on %s: %w", t.Name, g.ID, err)
 	}
-	r.Test, r.GPU = t.Name, g.ID
+	r.Test, r.GPU, r.ClockMHz = t.Name, g.ID, g.ClockMHz
 	if r.Title == "" {
 		r.Title = t.Title
 	}

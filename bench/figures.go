@@ -134,21 +134,24 @@ func ValidationGPUs() ([]string, error) {
 	return out, nil
 }
 
-// ValidationPoints is how many measurements Validate makes on gpus (for a
-// progress bar).
-func ValidationPoints(gpus []*arch.GPU, o Options) (int, error) {
+// ValidationJobs lists the tests behind the figures of each GPU.
+func ValidationJobs(gpus []*arch.GPU) ([]Job, error) {
 	figs, err := Figures()
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
-	n := 0
+	var jobs []Job
 	for _, g := range gpus {
-		for _, name := range testsOf(FiguresFor(g, figs)) {
+		mine := FiguresFor(g, figs)
+		if len(mine) == 0 {
+			return nil, fmt.Errorf("no published figures for %s; the seeds publish figures for %s (a GPU file with base: one of them gets its figures)", g.ID, strings.Join(gpuList(figs), ", "))
+		}
+		for _, name := range testsOf(mine) {
 			t, _ := Lookup(name)
-			n += t.Points(g, o)
+			jobs = append(jobs, Job{Test: t, GPU: g})
 		}
 	}
-	return n, nil
+	return jobs, nil
 }
 
 func testsOf(figs []Figure) []string {
@@ -167,30 +170,40 @@ func testsOf(figs []Figure) []string {
 	return names
 }
 
-// Validate runs, on each GPU, the tests behind its figures and compares
-// them with the published values.
-func Validate(gpus []*arch.GPU, o Options) (*Validation, error) {
+// Validate runs, on each GPU, the tests behind its figures (on up to
+// `workers` goroutines) and compares them with the published values.
+func Validate(gpus []*arch.GPU, o Options, workers int) (*Validation, error) {
+	jobs, err := ValidationJobs(gpus)
+	if err != nil {
+		return nil, err
+	}
+	results, err := RunJobs(jobs, o, workers)
+	if err != nil {
+		return nil, err
+	}
+	return Compare(gpus, results)
+}
+
+// Compare checks the figures of each GPU against results (which must hold
+// the tests behind them, run on that GPU).
+func Compare(gpus []*arch.GPU, results []*Result) (*Validation, error) {
 	figs, err := Figures()
 	if err != nil {
 		return nil, err
 	}
-	v := &Validation{}
+	v := &Validation{Figures: []Check{}}
 	for _, g := range gpus {
-		mine := FiguresFor(g, figs)
-		if len(mine) == 0 {
-			return nil, fmt.Errorf("no published figures for %s; the seeds publish figures for %s", g.ID, strings.Join(gpuList(figs), ", "))
-		}
-		results := map[string]*Result{}
-		for _, name := range testsOf(mine) {
-			t, _ := Lookup(name)
-			r, err := t.Run(g, o)
-			if err != nil {
-				return nil, err
+		for _, f := range FiguresFor(g, figs) {
+			var r *Result
+			for _, x := range results {
+				if x.GPU == g.ID && x.Test == f.Test {
+					r = x
+				}
 			}
-			results[name] = r
-		}
-		for _, f := range mine {
-			sim, err := f.simulated(results[f.Test])
+			if r == nil {
+				return nil, fmt.Errorf("figure %s: test %s was not run on %s", f.ID, f.Test, g.ID)
+			}
+			sim, err := f.simulated(r)
 			if err != nil {
 				return nil, fmt.Errorf("figure %s on %s: %w", f.ID, g.ID, err)
 			}

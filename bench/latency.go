@@ -176,7 +176,7 @@ func latencyTest(name, title, entry, doc string, maxFootprint func(g *arch.GPU) 
 		return len(c.footprints(maxFootprint(g)))
 	}
 	t.run = func(c *ctx) (*Result, error) {
-		r := &Result{Chart: Curve, XLabel: "footprint", XUnit: "B", YLabel: "latency", Unit: "cycles"}
+		r := &Result{Chart: Curve, XLabel: "footprint", XUnit: "B", YLabel: "latency", Unit: "cycles", LogX: true, PlotNS: true}
 		var pts []Point
 		for _, fp := range c.footprints(maxFootprint(c.g)) {
 			lat, err := c.chase(entry, fp)

@@ -154,7 +154,7 @@ func init() {
 		// Enough work-groups to fill every warp slot of the GPU.
 		n := g.Cores * g.EnginesPerCore * g.MaxWarpsPerEngine
 		const steps = 256
-		r := &Result{Chart: Curve, XLabel: "local memory per work-group", XUnit: "B", YLabel: "resident work-groups (GPU-wide)", Unit: "work-groups"}
+		r := &Result{Chart: Curve, XLabel: "local memory per work-group", XUnit: "B", YLabel: "resident work-groups (GPU-wide)", Unit: "work-groups", LogX: true}
 		ring := "buf:u32:256=chase:64"
 		best := 0.0
 		none, err := c.kernel("occupancy", "occupancy_none")
@@ -194,16 +194,13 @@ func init() {
 				active = 0
 			}
 			best = max(best, active)
-			x := float64(s)
 			if s == 0 {
-				x = 256 // drawn at the left edge of the log axis
+				r.Notes = append(r.Notes, fmt.Sprintf("without local memory: %.1f work-groups resident", resident))
+				r.metric("resident_without_local", resident)
+			} else {
+				r.add(g.ID, Point{X: float64(s), Y: resident, Note: fmt.Sprintf("%.0f KB of local memory active", active)})
+				r.metric(fmt.Sprintf("resident@%s", sizeKey(float64(s))), resident)
 			}
-			note := fmt.Sprintf("%.0f KB of local memory active", active)
-			if s == 0 {
-				note = "no local memory (drawn at 256 B)"
-			}
-			r.add(g.ID, Point{X: x, Y: resident, Note: note})
-			r.metric(fmt.Sprintf("resident@%s", sizeKey(float64(s))), resident)
 			c.tick()
 		}
 		r.metric("active_local_kib", best)
@@ -279,7 +276,7 @@ var hostCopy = &Test{
 func init() {
 	hostCopy.run = func(c *ctx) (*Result, error) {
 		g := c.g
-		r := &Result{Chart: Curve, XLabel: "copy size", XUnit: "B", YLabel: "copy bandwidth", Unit: "GB/s"}
+		r := &Result{Chart: Curve, XLabel: "copy size", XUnit: "B", YLabel: "copy bandwidth", Unit: "GB/s", LogX: true}
 		for _, dir := range []struct {
 			name  string
 			toGPU bool

@@ -1,0 +1,113 @@
+package main
+
+import (
+	"fmt"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/pocketgpu/pocketgpu/arch"
+	"github.com/pocketgpu/pocketgpu/bench"
+)
+
+func init() { subcommands = append(subcommands, newDemoCmd) }
+
+// demoGPUs are one GPU of each family the seeds measure in depth.
+var demoGPUs = []string{"mali-g52", "adreno-640", "powervr-gx6250"}
+
+func newDemoCmd() *cobra.Command {
+	var (
+		out      string
+		gpus     []string
+		progress bool
+		workers  int
+	)
+	cmd := &cobra.Command{
+		Use:   "demo [--out DIR]",
+		Short: "Run a short benchmark suite on three GPUs and write the charts and an index page",
+		Long: `demo runs the microbenchmark suite with short sweeps on the Mali-G52, the
+Adreno 640 and the PowerVR GX6250 (one GPU of each family the seed documents
+measure), compares the results with the figures those documents publish, and
+writes the charts (PNG and SVG), results.csv, results.json and index.html to
+DIR (default pocketgpu-demo). It prints the comparison.`,
+		Example: `  go run ./cmd/pocketgpu demo
+  pocketgpu demo --out /tmp/demo --gpu mali-g52 --gpu adreno-615`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkWorkers(workers); err != nil {
+				return err
+			}
+			if len(gpus) == 0 {
+				gpus = demoGPUs
+			}
+			gs, err := resolveGPUs(gpus)
+			if err != nil {
+				return err
+			}
+			start := time.Now()
+			jobs, err := bench.Plan(gs, nil)
+			if err != nil {
+				return badInput(err)
+			}
+			opt := bench.Options{Quick: true}
+			bar := newProgress(cmd.ErrOrStderr(), progress, bench.Points(jobs, opt), "demo")
+			opt.Tick = bar.tick
+			results, err := bench.RunJobs(jobs, opt, workers)
+			bar.finish()
+			if err != nil {
+				return err
+			}
+			files, err := bench.WriteAll(out, results)
+			if err != nil {
+				return err
+			}
+			// The short sweeps hold every point the published figures use.
+			figs, err := bench.Figures()
+			if err != nil {
+				return err
+			}
+			var withFigures []*arch.GPU
+			for _, g := range gs {
+				if len(bench.FiguresFor(g, figs)) > 0 {
+					withFigures = append(withFigures, g)
+				}
+			}
+			var v *bench.Validation
+			if len(withFigures) > 0 {
+				if v, err = bench.Compare(withFigures, results); err != nil {
+					return err
+				}
+			}
+			index, err := bench.WriteIndex(out, bench.IndexPage{
+				Title:      "pocketgpu microbenchmarks",
+				Intro:      "The team's microbenchmarks (pointer chases, bandwidth, instruction rates, atomics, occupancy) run on simulated GPUs, with short sweeps, and the figures the seed documents publish for these GPUs against the simulator.",
+				Command:    "pocketgpu demo --out " + out,
+				GPUs:       gpus,
+				Results:    results,
+				Validation: v,
+			})
+			if err != nil {
+				return err
+			}
+			w := cmd.OutOrStdout()
+			fmt.Fprintf(w, "pocketgpu demo: %d tests on %s in %.0f s\n\n", len(bench.ByTest(results)), strings.Join(gpus, ", "), time.Since(start).Seconds())
+			if v != nil {
+				if err := writeValidation(w, v); err != nil {
+					return err
+				}
+				fmt.Fprintln(w)
+			}
+			fmt.Fprintf(w, "wrote %d files to %s; open %s\n", len(files)+1, out, filepath.ToSlash(index))
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&out, "out", "pocketgpu-demo", "write the charts, data and index.html to `DIR`")
+	f.StringArrayVar(&gpus, "gpu", nil, "GPUs to run (repeatable; default mali-g52, adreno-640, powervr-gx6250): "+gpuArgHelp)
+	f.BoolVar(&progress, "progress", false, "show a progress bar even when stderr is not a terminal")
+	f.IntVar(&workers, "jobs", runtime.GOMAXPROCS(0), "tests to run at once (each on its own simulated device)")
+	return cmd
+}

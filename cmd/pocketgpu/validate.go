@@ -1,0 +1,121 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"runtime"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/pocketgpu/pocketgpu/arch"
+	"github.com/pocketgpu/pocketgpu/bench"
+)
+
+func init() { subcommands = append(subcommands, newValidateCmd) }
+
+func newValidateCmd() *cobra.Command {
+	var (
+		gpus     []string
+		asJSON   bool
+		progress bool
+		workers  int
+	)
+	cmd := &cobra.Command{
+		Use:   "validate [--gpu GPU ...] [--json]",
+		Short: "Compare the simulator with the measurements the seed documents publish",
+		Long: `validate runs the benchmarks behind every published figure of the seed
+documents (bench/figures.yaml) on the GPUs they were measured on and prints,
+per figure, the seed section it comes from, the published and the simulated
+value and the error; then the mean absolute percentage error (MAPE).
+
+--gpu limits the run to some GPUs; a GPU file built on a preset (base:
+mali-g52) is checked against that preset's figures, which shows how a change
+to the description moves them. --json prints {"figures": [...], "mape_pct": N}.
+docs/validation.md explains every figure and the remaining errors.`,
+		Example: `  pocketgpu validate
+  pocketgpu validate --gpu adreno-640 --json
+  pocketgpu validate --gpu my-g52.yaml`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkWorkers(workers); err != nil {
+				return err
+			}
+			if len(gpus) == 0 {
+				ids, err := bench.ValidationGPUs()
+				if err != nil {
+					return err
+				}
+				gpus = ids
+			}
+			gs, err := resolveGPUs(gpus)
+			if err != nil {
+				return err
+			}
+			v, err := runValidation(cmd, gs, progress, workers)
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				enc := json.NewEncoder(cmd.OutOrStdout())
+				enc.SetIndent("", "  ")
+				return enc.Encode(v)
+			}
+			return writeValidation(cmd.OutOrStdout(), v)
+		},
+	}
+	f := cmd.Flags()
+	f.StringArrayVar(&gpus, "gpu", nil, "check only this GPU (repeatable; default: every GPU with figures): "+gpuArgHelp)
+	f.BoolVar(&asJSON, "json", false, "print the figures and the MAPE as JSON")
+	f.BoolVar(&progress, "progress", false, "show a progress bar even when stderr is not a terminal")
+	f.IntVar(&workers, "jobs", runtime.GOMAXPROCS(0), "tests to run at once (each on its own simulated device)")
+	return cmd
+}
+
+func runValidation(cmd *cobra.Command, gpus []*arch.GPU, forceBar bool, workers int) (*bench.Validation, error) {
+	jobs, err := bench.ValidationJobs(gpus)
+	if err != nil {
+		return nil, badInput(err)
+	}
+	var opt bench.Options
+	bar := newProgress(cmd.ErrOrStderr(), forceBar, bench.Points(jobs, opt), "validation")
+	opt.Tick = bar.tick
+	results, err := bench.RunJobs(jobs, opt, workers)
+	bar.finish()
+	if err != nil {
+		return nil, err
+	}
+	return bench.Compare(gpus, results)
+}
+
+// writeValidation prints the figure table and the MAPE.
+func writeValidation(w io.Writer, v *bench.Validation) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "FIGURE\tGPU\tSOURCE\tPUBLISHED\tSIMULATED\tUNIT\tERROR")
+	outside := 0
+	for _, c := range v.Figures {
+		mark := ""
+		if !c.Within {
+			mark = " *"
+			outside++
+		}
+		gpu := c.On
+		if c.On != c.GPU {
+			gpu = fmt.Sprintf("%s (as %s)", c.On, c.GPU)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%+.1f%%%s\n", c.ID, gpu, c.Source, num(c.Published), num(c.Simulated), c.Unit, c.ErrorPct, mark)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "\nMAPE %.1f%% over %d figures; largest error %.1f%%", v.MAPE, len(v.Figures), v.MaxAbsErrorPct)
+	if outside > 0 {
+		fmt.Fprintf(w, "; %d outside their tolerance (*)", outside)
+	}
+	fmt.Fprintln(w)
+	return nil
+}
+
+// num prints a figure with up to four significant digits.
+func num(v float64) string { return fmt.Sprintf("%.4g", v) }
