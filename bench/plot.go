@@ -89,6 +89,7 @@ func plotCurve(results []*Result) (*plot.Plot, error) {
 	}
 	p.Y.Label.Text = yLabel(r0)
 	lo, hi := math.Inf(1), math.Inf(-1)
+	entries := 0
 	for gi, r := range results {
 		for si, s := range r.Series {
 			xys := make(plotter.XYs, 0, len(s.Points))
@@ -119,6 +120,7 @@ func plotCurve(results []*Result) (*plot.Plot, error) {
 			pts.Radius = vg.Points(2.5)
 			p.Add(line, pts)
 			p.Legend.Add(s.Name, line, pts)
+			entries++
 		}
 	}
 	if r0.LogX {
@@ -135,9 +137,17 @@ func plotCurve(results []*Result) (*plot.Plot, error) {
 		p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
 	} else if !math.IsInf(lo, 0) {
 		p.Y.Min = math.Min(0, lo)
-		p.Y.Max = hi * 1.08
+		p.Y.Max = headroom(hi, entries)
 	}
 	return p, nil
+}
+
+// headroom is the top of a linear y axis whose highest value is hi, leaving
+// the band the legend's entries take at the top of the chart free.
+func headroom(hi float64, entries int) float64 {
+	const axisPts = 330.0 // the plotting area's height, about
+	band := (float64(entries)*16 + 12) / axisPts
+	return hi / math.Max(1-band, 0.5)
 }
 
 // rising reports whether the curves end higher than they start, on the
@@ -228,6 +238,9 @@ func plotBars(results []*Result) (*plot.Plot, error) {
 		groups = append(groups, r.Series...)
 	}
 	n := len(groups)
+	if len(labels) == 1 && n > 1 {
+		return plotOneBarEach(p, groups)
+	}
 	width := vg.Points(math.Min(36, 440/float64(max(1, len(labels)*n))))
 	for gi, s := range groups {
 		vals := make(plotter.Values, len(labels))
@@ -245,12 +258,44 @@ func plotBars(results []*Result) (*plot.Plot, error) {
 		p.Add(b)
 		p.Legend.Add(s.Name, b)
 	}
+	top := 0.0
+	for _, s := range groups {
+		for _, pt := range s.Points {
+			top = math.Max(top, pt.Y)
+		}
+	}
+	p.Y.Max = headroom(top, n)
 	p.NominalX(labels...)
+	p.X.Min, p.X.Max = -0.6, float64(len(labels))-0.4
 	if len(labels) > 4 {
 		p.X.Tick.Label.Rotation = math.Pi / 5
 		p.X.Tick.Label.XAlign = draw.XRight
 		p.X.Tick.Label.YAlign = draw.YCenter
 	}
 	p.Y.Min = 0
+	return p, nil
+}
+
+// plotOneBarEach draws a single measurement per series as one bar per
+// series, named on the axis.
+func plotOneBarEach(p *plot.Plot, groups []Series) (*plot.Plot, error) {
+	var names []string
+	top := 0.0
+	for gi, s := range groups {
+		vals := make(plotter.Values, len(groups))
+		vals[gi] = s.Points[0].Y
+		top = math.Max(top, s.Points[0].Y)
+		b, err := plotter.NewBarChart(vals, vg.Points(60))
+		if err != nil {
+			return nil, err
+		}
+		b.Color = palette[gi%len(palette)]
+		b.LineStyle.Width = 0
+		p.Add(b)
+		names = append(names, s.Name)
+	}
+	p.NominalX(names...)
+	p.X.Min, p.X.Max = -0.6, float64(len(names))-0.4
+	p.Y.Min, p.Y.Max = 0, top*1.1
 	return p, nil
 }

@@ -1,0 +1,384 @@
+package bench
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/pocketgpu/pocketgpu/arch"
+	"github.com/pocketgpu/pocketgpu/kernel"
+	"github.com/pocketgpu/pocketgpu/spirv"
+)
+
+func lookupGPU(t testing.TB, id string) *arch.GPU {
+	t.Helper()
+	g, err := arch.Lookup(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+// userGPU is a preset with a user's YAML overrides.
+func userGPU(t testing.TB, yaml string) *arch.GPU {
+	t.Helper()
+	g, err := arch.Parse([]byte(yaml), "user.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+// TestKernelsFresh recompiles every module with the toolchain and compares
+// it with the committed SPIR-V.
+func TestKernelsFresh(t *testing.T) {
+	for _, tool := range []string{"clang-14", "opt-14", "llvm-spirv-14", "spirv-val"} {
+		if _, err := kernel.FindTool(tool); err != nil {
+			t.Skipf("skipping: %v", err)
+		}
+	}
+	for _, m := range Modules() {
+		t.Run(m.Name, func(t *testing.T) {
+			spv, err := kernel.Compile(m.Source, kernel.Options{Defines: m.Defines})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := SPIRV(m.Name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(spv, want) {
+				t.Errorf("kernels/%s.spv is stale: %s compiles to %d bytes that differ; run go generate ./bench", m.Name, m.Source, len(spv))
+			}
+		})
+	}
+}
+
+// Every entry point the suite uses loads on a GPU of every family.
+func TestKernelsLoad(t *testing.T) {
+	entries := map[string]bool{}
+	for _, g := range []string{"mali-g52", "mali-t860", "adreno-640", "adreno-615", "powervr-gx6250"} {
+		c := newCtx(lookupGPU(t, g), Options{})
+		for _, m := range Modules() {
+			spv, err := SPIRV(m.Name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, e := range entryPoints(t, spv) {
+				if _, err := c.kernel(m.Name, e); err != nil {
+					t.Errorf("%s: %s#%s: %v", g, m.Name, e, err)
+				}
+				entries[m.Name+"#"+e] = true
+			}
+		}
+	}
+	for _, want := range []string{"latency#chase_global", "latency#chase_image", "latency#chase_local", "latency#chase_constant",
+		"bandwidth#bw_global", "bandwidth#bw_texture", "bandwidth#cs_stride", "rates#fp32_fma", "rates#int8x4_mul",
+		"atomics#handoff_global", "atomics#add_local", "iloop_512#iloop", "occupancy#occupancy"} {
+		if !entries[want] {
+			t.Errorf("entry point %s missing", want)
+		}
+	}
+}
+
+func entryPoints(t *testing.T, spv []byte) []string {
+	t.Helper()
+	m, err := spirv.Decode(spv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range m.EntryPoints {
+		out = append(out, e.Name)
+	}
+	return out
+}
+
+func TestLevels(t *testing.T) {
+	pts := func(ys ...float64) []Point {
+		var out []Point
+		for i, y := range ys {
+			out = append(out, Point{X: float64(int(1) << i), Y: y})
+		}
+		return out
+	}
+	tests := []struct {
+		name string
+		in   []Point
+		want []level
+	}{
+		{"one plateau", pts(60, 60, 61), []level{{1, 4, 60, 3}}},
+		{"two steps", pts(60, 60, 60, 113, 113, 252, 252), []level{{1, 4, 60, 3}, {8, 16, 113, 2}, {32, 64, 252, 2}}},
+		{"transition point", pts(60, 60, 90, 113, 113), []level{{1, 2, 60, 2}, {8, 16, 113, 2}}},
+		{"rising tail", pts(60, 60, 200, 300, 400), []level{{1, 2, 60, 2}}},
+		{"single point", pts(47), []level{{1, 1, 47, 1}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := levels(tt.in)
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("levels = %+v, want %+v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestPlateaus(t *testing.T) {
+	mk := func(xs []float64, ys ...float64) []Point {
+		var out []Point
+		for i, y := range ys {
+			out = append(out, Point{X: xs[i], Y: y})
+		}
+		return out
+	}
+	xs := []float64{128, 256, 512, 768, 1024, 1280, 1536}
+	tests := []struct {
+		name string
+		in   []Point
+		ends []float64
+	}{
+		{"two dips", mk(xs, 93, 94.5, 95.3, 90.4, 90.6, 90.7, 48.6), []float64{512, 1280, 1536}},
+		{"a rise is no dip", mk(xs, 80, 90, 95, 95, 95, 95, 95), []float64{1536}},
+		{"flat", mk(xs, 50, 50, 50, 50, 50, 50, 50), []float64{1536}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var ends []float64
+			for _, lv := range plateaus(tt.in, 0.03) {
+				ends = append(ends, lv.To)
+			}
+			if !slices.Equal(ends, tt.ends) {
+				t.Errorf("plateau ends %v, want %v", ends, tt.ends)
+			}
+		})
+	}
+}
+
+func TestSizeLabels(t *testing.T) {
+	for _, tt := range []struct {
+		b          float64
+		label, key string
+	}{
+		{512, "512 B", "512B"}, {1024, "1 KB", "1KB"}, {1536, "1.5 KB", "1.5KB"}, {64 << 20, "64 MB", "64MB"}, {1.5 * (1 << 20), "1.5 MB", "1.5MB"},
+	} {
+		if got := sizeLabel(tt.b); got != tt.label {
+			t.Errorf("sizeLabel(%v) = %q, want %q", tt.b, got, tt.label)
+		}
+		if got := sizeKey(tt.b); got != tt.key {
+			t.Errorf("sizeKey(%v) = %q, want %q", tt.b, got, tt.key)
+		}
+	}
+}
+
+func TestLookupAndPlan(t *testing.T) {
+	if _, err := Lookup("no-such-test"); err == nil || !strings.Contains(err.Error(), "latency-global") {
+		t.Errorf("unknown test: %v; want the list of tests", err)
+	}
+	g52, rogue := lookupGPU(t, "mali-g52"), lookupGPU(t, "powervr-gx6250")
+	cs, _ := Lookup("common-store")
+	if _, err := Plan([]*arch.GPU{g52}, []*Test{cs}); err == nil || !strings.Contains(err.Error(), "does not apply to mali-g52") {
+		t.Errorf("common-store on mali-g52: %v; want an error", err)
+	}
+	jobs, err := Plan([]*arch.GPU{g52, rogue}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, j := range jobs {
+		names = append(names, j.Test.Name+"/"+j.GPU.ID)
+	}
+	for _, want := range []string{"icache/mali-g52", "common-store/powervr-gx6250", "latency-global/mali-g52", "latency-global/powervr-gx6250"} {
+		if !slices.Contains(names, want) {
+			t.Errorf("plan lacks %s: %v", want, names)
+		}
+	}
+	for _, bad := range []string{"icache/powervr-gx6250", "common-store/mali-g52", "row-order/mali-g52"} {
+		if slices.Contains(names, bad) {
+			t.Errorf("plan has %s, which does not apply", bad)
+		}
+	}
+	if n := Points(jobs, Options{}); n < len(jobs) {
+		t.Errorf("%d points for %d jobs", n, len(jobs))
+	}
+}
+
+// The Rogue tests are cheap: run them and check the guide's rules, the
+// progress count and determinism.
+func TestRogueRules(t *testing.T) {
+	g := lookupGPU(t, "powervr-gx6250")
+	jobs, err := ValidationJobs([]*arch.GPU{g})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ticks := 0
+	results, err := RunJobs(jobs, Options{Tick: func() { ticks++ }}, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := Points(jobs, Options{}); ticks != want {
+		t.Errorf("%d ticks, Points says %d", ticks, want)
+	}
+	v, err := Compare([]*arch.GPU{g}, results)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(v.Figures) != 6 {
+		t.Errorf("%d Rogue figures, want 6", len(v.Figures))
+	}
+	for _, c := range v.Figures {
+		if !c.Within {
+			t.Errorf("%s: simulated %v, published %v (%s)", c.ID, c.Simulated, c.Published, c.Source)
+		}
+	}
+	again, err := RunJobs(jobs, Options{}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range results {
+		if fmt.Sprint(results[i].Metrics) != fmt.Sprint(again[i].Metrics) {
+			t.Errorf("%s: two runs differ:\n%v\n%v", results[i].Test, results[i].Metrics, again[i].Metrics)
+		}
+	}
+}
+
+// Changing a parameter in a user's YAML moves the benchmark that measures
+// it, the right way.
+func TestUserYAMLMovesBenchmarks(t *testing.T) {
+	tests := []struct {
+		name    string
+		yaml    string
+		measure func(c *ctx) (float64, error)
+		ratio   float64 // user / preset, about
+	}{
+		{"twice the L1: a 24 KB chase stays in L1", "base: mali-g52\nl1: {size_kib: 32}\n",
+			func(c *ctx) (float64, error) { return c.chase("chase_global", 24*kib) }, 60.4 / 113.4},
+		{"twice the L2: a 192 KB chase stays in L2", "base: mali-g52\nl2: {size_kib: 256}\n",
+			func(c *ctx) (float64, error) { return c.chase("chase_global", 192*kib) }, 113.4 / 252.2},
+		{"texture cache of 16 KB: a 12 KB texture chase hits", "base: mali-g52\ntexture_cache: {size_kib: 16}\n",
+			func(c *ctx) (float64, error) { return c.chase("chase_image", 12*kib) }, 70.4 / 123.4},
+		{"twice the engines: twice the FMA rate", "base: mali-g52\nengines_per_core: 6\n",
+			func(c *ctx) (float64, error) {
+				v, _, err := c.rate("rates", rateKernel{"fp32_fma", 1, "f32", "0.999", "0.5"}, 4)
+				return v, err
+			}, 2},
+		{"FMA at 1200 cycles a warp: half the 615's rate", "base: adreno-615\nops: {fp32_fma: {cycles_per_warp: 1200}}\n",
+			func(c *ctx) (float64, error) {
+				v, _, err := c.rate("rates", rateKernel{"fp32_fma", 1, "f32", "0.999", "0.5"}, 1)
+				return v, err
+			}, 0.5},
+		{"half the DRAM transfer rate: half the bandwidth past the caches", "base: mali-g52\ndram: {transfer_mts: 1320}\n",
+			func(c *ctx) (float64, error) {
+				k, err := c.kernel("bandwidth", "bw_global")
+				if err != nil {
+					return 0, err
+				}
+				global, local := streamGrid(c.g)
+				l, err := c.bind(k, global, local, "buf:f32x4:65536", fmt.Sprintf("buf:f32x4:%d", global), "u32:0", "u32:1")
+				if err != nil {
+					return 0, err
+				}
+				defer l.free()
+				return c.stream(l, 2, 3, 16, 1*mib)
+			}, 0.5},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			user := userGPU(t, tt.yaml)
+			base := lookupGPU(t, user.Base)
+			a, err := tt.measure(newCtx(base, Options{}))
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := tt.measure(newCtx(user, Options{}))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r := b / a; math.Abs(r-tt.ratio) > 0.1*tt.ratio {
+				t.Errorf("%s: %.2f on %s, %.2f with the change: ratio %.3f, want about %.3f", tt.name, a, base.ID, b, r, tt.ratio)
+			}
+		})
+	}
+}
+
+// A user's GPU is checked against its base preset's figures, and a change
+// that contradicts a seed moves the figure off.
+func TestUserGPUFigures(t *testing.T) {
+	user := userGPU(t, "base: powervr-gx6250\nrogue: {unified_store_registers: 2560}\n")
+	figs, err := Figures()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(FiguresFor(user, figs)); n != 6 {
+		t.Fatalf("%d figures for a GPU built on powervr-gx6250, want 6", n)
+	}
+	// adreno-615 is built on adreno-640 but is a preset: its own figures.
+	for _, f := range FiguresFor(lookupGPU(t, "adreno-615"), figs) {
+		if f.GPU != "adreno-615" {
+			t.Errorf("adreno-615 got figure %s of %s", f.ID, f.GPU)
+		}
+	}
+	tt, _ := Lookup("occupancy")
+	r, err := tt.Run(user, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := Compare([]*arch.GPU{user}, []*Result{r})
+	if err == nil {
+		t.Fatalf("Compare with only the occupancy result should say which tests are missing, got %+v", v)
+	}
+	got := r.Metrics["threads@40"]
+	if got != 1024 {
+		t.Errorf("twice the unified store: %v threads at 40 registers, want 1024 (512 on the preset)", got)
+	}
+}
+
+func TestValidationGPUs(t *testing.T) {
+	ids, err := ValidationGPUs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"mali-g52", "adreno-615", "adreno-640", "powervr-gx6250"}; !slices.Equal(ids, want) {
+		t.Errorf("validation GPUs %v, want %v", ids, want)
+	}
+	if _, err := ValidationJobs([]*arch.GPU{lookupGPU(t, "mali-g72")}); err == nil || !strings.Contains(err.Error(), "no published figures for mali-g72") {
+		t.Errorf("mali-g72: %v; want no figures", err)
+	}
+}
+
+// TestValidateAll is the full validation: every figure, MAPE at most 10%,
+// none off by more than 25% (issue 5). About half a minute; skipped with
+// -short.
+func TestValidateAll(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the full validation takes about half a minute; run without -short")
+	}
+	var gpus []*arch.GPU
+	ids, err := ValidationGPUs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range ids {
+		gpus = append(gpus, lookupGPU(t, id))
+	}
+	v, err := Validate(gpus, Options{}, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	figs, _ := Figures()
+	if len(v.Figures) != len(figs) {
+		t.Errorf("%d figures checked, %d published", len(v.Figures), len(figs))
+	}
+	for _, c := range v.Figures {
+		t.Logf("%-26s %-15s %10.4g %10.4g %-18s %+6.1f%%", c.ID, c.On, c.Published, c.Simulated, c.Unit, c.ErrorPct)
+		if math.Abs(c.ErrorPct) > 25 {
+			t.Errorf("%s: %+.1f%% off (published %v, simulated %v)", c.ID, c.ErrorPct, c.Published, c.Simulated)
+		}
+	}
+	if v.MAPE > 10 {
+		t.Errorf("MAPE %.1f%%, want at most 10%%", v.MAPE)
+	}
+	t.Logf("MAPE %.2f%%", v.MAPE)
+}
