@@ -34,11 +34,26 @@ func streamGrid(g *arch.GPU) (global, local int) { return rateGrid(g) }
 // timed over enough work.
 const minBytes = 1 * mib
 
+// largestCache is the biggest cache of g, in bytes.
+func largestCache(g *arch.GPU) int {
+	kb := max(g.L2.SizeKiB, g.TextureCache.SizeKiB)
+	if g.L1 != nil {
+		kb = max(kb, g.L1.SizeKiB)
+	}
+	if g.SLC != nil {
+		kb = max(kb, g.SLC.SizeKiB)
+	}
+	return kb * kib
+}
+
 // itersFor is how many 4-load rounds a grid of `global` work-items makes to
-// read at least max(footprint, minBytes) bytes of elem-byte elements.
-func itersFor(global, elem, footprint int) int {
+// read elem-byte elements of a footprint: the whole footprint at least
+// once, so that reuse reaches its steady state, but no more than four times
+// the largest cache (past that every line comes from DRAM whichever part of
+// the footprint is read), and at least minBytes.
+func itersFor(g *arch.GPU, global, elem, footprint int) int {
 	perRound := global * 4 * elem
-	want := max(footprint, minBytes)
+	want := max(min(footprint, 4*largestCache(g)), minBytes)
 	return max(1, (want+perRound-1)/perRound)
 }
 
@@ -53,7 +68,7 @@ func (c *ctx) stream(l *launch, maskArg, itersArg, elem, footprint int) (float64
 	if err := l.set(maskArg, fmt.Sprintf("u32:%d", footprint/elem-1)); err != nil {
 		return 0, err
 	}
-	n := itersFor(l.global, elem, footprint)
+	n := itersFor(c.g, l.global, elem, footprint)
 	run := func(iters int) (float64, error) {
 		c.dev.ResetCaches()
 		if err := l.set(itersArg, fmt.Sprintf("u32:%d", iters)); err != nil {
@@ -99,7 +114,7 @@ func sizeKey(b float64) string {
 var bandwidthGlobal = &Test{
 	Name:  "bandwidth-global",
 	Title: "Global memory read bandwidth",
-	Doc:   "A grid that fills every warp slot reads float4 (and, as the seeds' authors did, scalar float) elements of a buffer, footprint 4 KB to 16 MB; every run reads the whole footprint at least once, from cold caches. GB/s at the GPU's clock.",
+	Doc:   "A grid that fills every warp slot reads float4 (and, as the seeds' authors did, scalar float) elements of a buffer, footprint 4 KB to 16 MB, from cold caches; every run reads the whole footprint, or four times the largest cache where that is less. GB/s at the GPU's clock.",
 	Points: func(g *arch.GPU, o Options) int {
 		if o.Quick {
 			return 2 * len(quickBandwidthFootprints)

@@ -47,7 +47,7 @@ var rateOps = []rateOp{
 }
 
 // opsPerIter is rates.cl's operations per accumulator set per iteration.
-const opsPerIter = 64
+const opsPerIter = 128
 
 // residentThreads is how many work-items fill g when nothing but the warp
 // slots limits residency: a grid of this size keeps every engine busy.
@@ -88,7 +88,7 @@ func (c *ctx) rate(file string, k rateKernel, iters int) (opsPerClk float64, war
 var ratesTest = &Test{
 	Name:  "rates",
 	Title: "Instruction rates",
-	Doc:   "Eight independent accumulators per work-item, 64 operations per loop iteration, a grid that fills every engine; operations per GPU clock (vector components counted one by one; FP16, INT16 and INT8 also as packed vectors, the best kept).",
+	Doc:   "Eight independent accumulators per work-item, 128 operations per loop iteration, a grid that fills every engine; operations per GPU clock (vector components counted one by one; FP16, INT16 and INT8 also as packed vectors, the best kept).",
 	Points: func(g *arch.GPU, o Options) int {
 		return len(rateOps)
 	},

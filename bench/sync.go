@@ -295,6 +295,11 @@ func init() {
 				r.metric(fmt.Sprintf("%s.gbs@%s", key, sizeKey(float64(n))), v)
 			}
 		}
+		if g.HostCopy.ZeroCopy {
+			r.Notes = append(r.Notes, "zero-copy: the CPU and GPU share buffers, so map/unmap copies nothing; the curves are explicit copies")
+		} else {
+			r.Notes = append(r.Notes, "no zero-copy: map/unmap copies the whole buffer at these rates")
+		}
 		c.tick()
 		return r, nil
 	}

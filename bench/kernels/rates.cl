@@ -1,5 +1,5 @@
 // Instruction rates: every work-item keeps eight independent accumulators
-// and updates each eight times per loop iteration (64 operations per
+// and updates each sixteen times per loop iteration (128 operations per
 // iteration, a vector operation counting once per component), so that a
 // GPU full of warps is limited by its pipes alone. Floating-point chains
 // cannot be folded without fast-math; integer ones use a ring (each
@@ -17,6 +17,8 @@ __kernel void NAME(__global T *out, uint iters, T b, T c)                     \
     T a0 = x, a1 = x + (T)(1), a2 = x + (T)(2), a3 = x + (T)(3);              \
     T a4 = x + (T)(4), a5 = x + (T)(5), a6 = x + (T)(6), a7 = x + (T)(7);     \
     for (uint k = 0; k < iters; k++) {                                        \
+        EIGHT(OP) EIGHT(OP) EIGHT(OP) EIGHT(OP)                               \
+        EIGHT(OP) EIGHT(OP) EIGHT(OP) EIGHT(OP)                               \
         EIGHT(OP) EIGHT(OP) EIGHT(OP) EIGHT(OP)                               \
         EIGHT(OP) EIGHT(OP) EIGHT(OP) EIGHT(OP)                               \
     }                                                                         \
