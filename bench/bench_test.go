@@ -382,3 +382,29 @@ func TestValidateAll(t *testing.T) {
 	}
 	t.Logf("MAPE %.2f%%", v.MAPE)
 }
+
+// Every test runs on a Rogue with short sweeps, and the progress count
+// each declares is the count it ticks.
+func TestQuickSuiteTicks(t *testing.T) {
+	g := lookupGPU(t, "powervr-gx6250")
+	for _, tt := range suite {
+		if !tt.AppliesTo(g) {
+			continue
+		}
+		t.Run(tt.Name, func(t *testing.T) {
+			o := Options{Quick: true}
+			ticks := 0
+			o.Tick = func() { ticks++ }
+			r, err := tt.Run(g, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := tt.Points(g, o); ticks != want {
+				t.Errorf("%d ticks, Points says %d", ticks, want)
+			}
+			if r.Test != tt.Name || r.GPU != g.ID || len(r.Series) == 0 {
+				t.Errorf("result %s on %s with %d series", r.Test, r.GPU, len(r.Series))
+			}
+		})
+	}
+}

@@ -103,7 +103,7 @@ func init() {
 		for _, op := range rateOps {
 			best, bestWarp, bestEntry := 0.0, 0, ""
 			for _, k := range op.Kernels {
-				v, w, err := c.rate("rates", k, 8)
+				v, w, err := c.rate("rates", k, 4)
 				if err != nil {
 					return nil, fmt.Errorf("%s: %w", k.Entry, err)
 				}
