@@ -243,3 +243,48 @@ func TestAsyncCopyBurst(t *testing.T) {
 		t.Errorf("mali: %.0f vs %.0f cycles; the work-group size should not matter", mf, mfree)
 	}
 }
+
+// A compare-and-swap loop per work-item on global and local memory: lanes
+// of a warp retry until each has won once, in functional and timed runs.
+func TestCompareExchange(t *testing.T) {
+	for _, gpu := range []string{"mali-g52", "adreno-640", "powervr-gx6250"} {
+		g := userGPU(t, gpu, "")
+		spv, err := os.ReadFile("testdata/kernels/cas.spv")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, timed := range []bool{false, true} {
+			dev := Open(g)
+			k, err := dev.Load(spv, "", ir.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			sum, seen, lsum := dev.Alloc(4, "sum"), dev.Alloc(4*256, "seen"), dev.Alloc(4*4, "lsum")
+			nd := NDRange{Dims: 1, Global: [3]int{256, 1, 1}, Local: [3]int{64, 1, 1}}
+			args := []Arg{BufferArg(sum), BufferArg(seen), BufferArg(lsum)}
+			if timed {
+				_, err = dev.Time(k, nd, args, Options{})
+			} else {
+				_, err = dev.Dispatch(k, nd, args, Options{})
+			}
+			if err != nil {
+				t.Fatalf("%s: %v", gpu, err)
+			}
+			if got := readLE(sum.Data, 4); got != 255*256/2 {
+				t.Errorf("%s timed=%v: sum %d, want %d", gpu, timed, got, 255*256/2)
+			}
+			olds := map[uint64]bool{}
+			for i := 0; i < 256; i++ {
+				olds[readLE(seen.Data[4*i:], 4)] = true
+			}
+			if len(olds) != 256 {
+				t.Errorf("%s timed=%v: %d distinct values seen by the winners, want 256", gpu, timed, len(olds))
+			}
+			for i := 0; i < 4; i++ {
+				if got := readLE(lsum.Data[4*i:], 4); got != 64 {
+					t.Errorf("%s timed=%v: local counter of work-group %d is %d, want 64", gpu, timed, i, got)
+				}
+			}
+		}
+	}
+}

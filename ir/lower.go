@@ -916,10 +916,11 @@ func (f *fn) atomic(inst *spirv.Inst) error {
 			return err
 		}
 	case AtomicCompareExchange:
-		if err := val(5); err != nil {
+		// Pointer, Scope, Equal, Unequal, Value, Comparator.
+		if err := val(4); err != nil {
 			return err
 		}
-		c, err := f.get(ops[6])
+		c, err := f.get(ops[5])
 		if err != nil {
 			return err
 		}
