@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"sort"
 	"strings"
 	"testing"
 
@@ -273,12 +274,23 @@ func TestCompareExchange(t *testing.T) {
 			if got := readLE(sum.Data, 4); got != 255*256/2 {
 				t.Errorf("%s timed=%v: sum %d, want %d", gpu, timed, got, 255*256/2)
 			}
-			olds := map[uint64]bool{}
-			for i := 0; i < 256; i++ {
-				olds[readLE(seen.Data[4*i:], 4)] = true
+			// The winners form one serial chain: in the order of the value
+			// each saw (work-item 0, which adds nothing, first on a tie),
+			// each saw the sum of the ids of those before it.
+			order := make([]int, 256)
+			for i := range order {
+				order[i] = i
 			}
-			if len(olds) != 256 {
-				t.Errorf("%s timed=%v: %d distinct values seen by the winners, want 256", gpu, timed, len(olds))
+			sort.Slice(order, func(a, b int) bool {
+				sa, sb := readLE(seen.Data[4*order[a]:], 4), readLE(seen.Data[4*order[b]:], 4)
+				return sa < sb || sa == sb && order[a] < order[b]
+			})
+			cur := uint64(0)
+			for _, i := range order {
+				if s := readLE(seen.Data[4*i:], 4); s != cur {
+					t.Fatalf("%s timed=%v: work-item %d saw %d, but the winners before it sum to %d", gpu, timed, i, s, cur)
+				}
+				cur += uint64(i)
 			}
 			for i := 0; i < 4; i++ {
 				if got := readLE(lsum.Data[4*i:], 4); got != 64 {
