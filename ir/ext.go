@@ -119,11 +119,11 @@ func (f *fn) openCLExt(inst *spirv.Inst, op spirv.OpenCLStd, args []uint32) erro
 			opc = OpAddrIdx32
 		}
 		if offset.isConst() {
-			f.emit(Inst{Op: OpAddrImm, N: 1, Dst: a, Src: [3]int32{p.slot, -1, -1}, Imm: int64(offset.konst[0]) * int64(stride), Site: f.site(inst)})
+			f.emit(Inst{Op: OpAddrImm, N: 1, Dst: a, Src: [3]int32{p.slot, -1, -1}, Space: space, Imm: int64(offset.konst[0]) * int64(stride), Site: f.site(inst)})
 		} else {
 			// size_t offsets are unsigned; AddrIdx64 treats 64-bit
 			// indices as they are, narrower ones sign-extended.
-			f.emit(Inst{Op: opc, N: 1, Dst: a, Src: [3]int32{p.slot, offset.slot, -1}, Imm: int64(stride), Aux: int32(offset.t.Scalar().Bits), Site: f.site(inst)})
+			f.emit(Inst{Op: opc, N: 1, Dst: a, Src: [3]int32{p.slot, offset.slot, -1}, Space: space, Imm: int64(stride), Aux: int32(offset.t.Scalar().Bits), Site: f.site(inst)})
 		}
 		return a, space, nil
 	}

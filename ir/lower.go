@@ -534,6 +534,7 @@ func (f *fn) accessChain(inst *spirv.Inst, ptrChain bool) error {
 	}
 	cur := base.slot
 	site := f.site(inst)
+	space, _ := storageSpace(base.t.Storage)
 	for k, tm := range terms {
 		dst := f.tmp(1)
 		if k == len(terms)-1 && off == 0 {
@@ -543,12 +544,12 @@ func (f *fn) accessChain(inst *spirv.Inst, ptrChain bool) error {
 		if tm.bits == 64 {
 			op = OpAddrIdx64
 		}
-		f.emit(Inst{Op: op, N: 1, Dst: dst, Src: [3]int32{cur, tm.slot, -1}, Imm: int64(tm.stride), Aux: int32(tm.bits), Site: site})
+		f.emit(Inst{Op: op, N: 1, Dst: dst, Src: [3]int32{cur, tm.slot, -1}, Space: space, Imm: int64(tm.stride), Aux: int32(tm.bits), Site: site})
 		cur = dst
 	}
 	switch {
 	case off != 0:
-		f.emit(Inst{Op: OpAddrImm, N: 1, Dst: out.slot, Src: [3]int32{cur, -1, -1}, Imm: int64(off), Site: site})
+		f.emit(Inst{Op: OpAddrImm, N: 1, Dst: out.slot, Src: [3]int32{cur, -1, -1}, Space: space, Imm: int64(off), Site: site})
 	case len(terms) == 0:
 		f.mov(inst, out.slot, cur, 1)
 	}

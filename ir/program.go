@@ -76,7 +76,11 @@ type Inst struct {
 	N   uint16   // components: the op applies to slots [x, x+N) of each operand
 	Dst int32    // first destination slot, -1 if none
 	Src [3]int32 // operand slots, -1 if unused
-	Imm int64    // immediate: byte offset, stride, flag
+	// Space is the memory space of an address computation (OpAddr*): a
+	// local or private offset is 32-bit arithmetic on hardware, a global
+	// address 64-bit.
+	Space Space
+	Imm   int64 // immediate: byte offset, stride, flag
 	Aux int32    // index into a side table
 	// Site indexes Program.Sites: where in the SPIR-V this came from.
 	Site int32

@@ -388,6 +388,15 @@ func (l *lowerer) instOps(i int32) error {
 		}
 		return l.chain(i, repeat(class, k), 1, reads, slotsFrom(in.Dst, r.ToN), words(r.ToBytes*8, r.ToN))
 	case ir.OpAddrImm:
+		// Local and private addresses are 32-bit offsets; global ones
+		// 64-bit addresses.
+		if in.Space != ir.SpaceGlobal {
+			class := "int32_add"
+			if in.Imm == 0 {
+				class = "move"
+			}
+			return l.chain(i, []string{class}, 1, l.span(in.Src[0], 1, 32), slotsFrom(in.Dst, 1), 1)
+		}
 		class := "int64_add"
 		if in.Imm == 0 {
 			class = "move"
@@ -398,6 +407,10 @@ func (l *lowerer) instOps(i int32) error {
 		ib := 32
 		if wide {
 			ib = 64
+		}
+		if in.Space != ir.SpaceGlobal {
+			reads := append(l.span(in.Src[0], 1, 32), l.span(in.Src[1], 1, 32)...)
+			return l.chain(i, scaleAdd32(in.Imm), 1, reads, slotsFrom(in.Dst, 1), 1)
 		}
 		reads := append(l.span(in.Src[0], 1, 64), l.span(in.Src[1], 1, ib)...)
 		return l.chain(i, scaleAdd(in.Imm, wide), 1, reads, slotsFrom(in.Dst, 1), 2)
@@ -458,6 +471,18 @@ func (l *lowerer) twoResults(i int32, in *ir.Inst, classes []string, b int) erro
 // scaleAdd is base + index × scale on 64-bit addresses: a shift for a power
 // of two (a widening multiply, low and high halves, otherwise), then a
 // 64-bit add.
+// scaleAdd32 is index × scale + base on 32-bit offsets (local and
+// private memory).
+func scaleAdd32(scale int64) []string {
+	switch {
+	case scale == 1 || scale == 0:
+		return []string{"int32_add"}
+	case scale > 0 && bits.OnesCount64(uint64(scale)) == 1:
+		return []string{"int32_shift", "int32_add"}
+	}
+	return []string{"int32_mul", "int32_add"}
+}
+
 func scaleAdd(scale int64, wideIndex bool) []string {
 	switch {
 	case scale == 1 || scale == 0:

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -33,7 +34,7 @@ func TestBenchJSONAndOut(t *testing.T) {
 	if len(res) != 2 || res[0].Test != "common-store" || res[1].Test != "row-order" || res[0].GPU != "powervr-gx6250" {
 		t.Fatalf("results: %+v", res)
 	}
-	if res[0].Metrics["stride16.pct"] != 6.25 || res[1].Metrics["hits"] != 15 {
+	if math.Abs(res[0].Metrics["stride16.pct"]-6.25) > 1e-9 || res[1].Metrics["hits"] != 15 {
 		t.Errorf("metrics: %v, %v", res[0].Metrics, res[1].Metrics)
 	}
 	for _, f := range []string{"results.csv", "results.json", "common-store.png", "common-store.svg"} {
