@@ -2,8 +2,10 @@ package bench
 
 import (
 	"bytes"
+	"flag"
 	"fmt"
 	"math"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -381,6 +383,48 @@ func TestValidateAll(t *testing.T) {
 		t.Errorf("MAPE %.1f%%, want at most 10%%", v.MAPE)
 	}
 	t.Logf("MAPE %.2f%%", v.MAPE)
+	checkValidationDoc(t, v)
+}
+
+var updateValidationDoc = flag.Bool("update-validation-doc", false, "rewrite the table in docs/validation.md from this run")
+
+// checkValidationDoc keeps docs/validation.md's table the table a run
+// gives (the simulator is deterministic).
+func checkValidationDoc(t *testing.T, v *Validation) {
+	t.Helper()
+	const path = "../docs/validation.md"
+	doc, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	begin, end := "<!-- BEGIN validate", "<!-- END validate -->"
+	i, j := strings.Index(string(doc), begin), strings.Index(string(doc), end)
+	if i < 0 || j < i {
+		t.Fatalf("%s: no %q ... %q block", path, begin, end)
+	}
+	i += strings.Index(string(doc[i:]), "\n") + 1
+	var b strings.Builder
+	b.WriteString("| figure | GPU | source | published | simulated | unit | error |\n|---|---|---|---|---|---|---|\n")
+	worst, outside := 0.0, 0
+	for _, c := range v.Figures {
+		fmt.Fprintf(&b, "| %s | %s | %s | %.4g | %.4g | %s | %+.1f%% |\n", c.ID, c.On, c.Source, c.Published, c.Simulated, c.Unit, c.ErrorPct)
+		worst = math.Max(worst, math.Abs(c.ErrorPct))
+		if c.TolerancePct > 0 && math.Abs(c.ErrorPct) > c.TolerancePct {
+			outside++
+		}
+	}
+	fmt.Fprintf(&b, "\n\n**MAPE %.1f%% over %d figures; the largest error is %.1f%%.** %d figures are\n", v.MAPE, len(v.Figures), worst, outside)
+	want := b.String()
+	if string(doc[i:j]) == want {
+		return
+	}
+	if *updateValidationDoc {
+		if err := os.WriteFile(path, append(append(append([]byte{}, doc[:i]...), want...), doc[j:]...), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	t.Errorf("%s's table differs from this run; rerun with -update-validation-doc and check the prose around it", path)
 }
 
 // Every test runs on a Rogue with short sweeps, and the progress count
