@@ -276,6 +276,36 @@ func (w *Warp) pc(in *ir.Inst) int32 {
 	return int32((uintptr(unsafe.Pointer(in)) - uintptr(unsafe.Pointer(&w.code[0]))) / unsafe.Sizeof(ir.Inst{}))
 }
 
+// contiguous returns the bytes of a whole warp's global access when every
+// lane is active and lane l reads total bytes at a[0]+off+l*total inside one
+// buffer (consecutive work-items reading consecutive elements: the common
+// case), so that one range check covers the warp.
+func (w *Warp) contiguous(a []uint64, off uint64, total int, write bool) []byte {
+	if !w.full {
+		return nil
+	}
+	base := a[0] + off
+	step := uint64(total)
+	for l := 1; l < len(a); l++ {
+		if a[l]+off != base+uint64(l)*step {
+			return nil
+		}
+	}
+	b := w.lastBuf
+	n := len(a) * total
+	if b == nil || !b.contains(base, n) {
+		if b = w.d.Mem.Find(base, n); b == nil {
+			return nil
+		}
+		w.lastBuf = b
+	}
+	if write && b.ReadOnly {
+		return nil
+	}
+	o := base - b.Base
+	return b.Data[o : o+uint64(n)]
+}
+
 func hLoad(space ir.Space, size int) handler {
 	return func(w *Warp, in *ir.Inst) {
 		W, n := w.width, int(in.N)
@@ -283,6 +313,20 @@ func hLoad(space ir.Space, size int) handler {
 		a := w.slot(in.Src[0])
 		off := uint64(in.Imm)
 		total := size * n
+		if space == ir.SpaceGlobal && size == 4 {
+			if p := w.contiguous(a, off, total, false); p != nil {
+				for c := 0; c < n; c++ {
+					dc := d[c*W : c*W+W]
+					for l := range dc {
+						dc[l] = uint64(binary.LittleEndian.Uint32(p[l*total+4*c:]))
+					}
+				}
+				if w.Trace != nil {
+					w.Trace.record(w.pc(in), space, AccessLoad, total, a, off, w.lanes)
+				}
+				return
+			}
+		}
 		for _, l := range w.lanes {
 			var p []byte
 			// Global memory, same buffer as last time: the common case.
@@ -324,6 +368,20 @@ func hStore(space ir.Space, size int) handler {
 		a := w.slot(in.Src[0])
 		off := uint64(in.Imm)
 		total := size * n
+		if space == ir.SpaceGlobal && size == 4 {
+			if p := w.contiguous(a, off, total, true); p != nil {
+				for c := 0; c < n; c++ {
+					vc := v[c*W : c*W+W]
+					for l, x := range vc {
+						binary.LittleEndian.PutUint32(p[l*total+4*c:], uint32(x))
+					}
+				}
+				if w.Trace != nil {
+					w.Trace.record(w.pc(in), space, AccessStore, total, a, off, w.lanes)
+				}
+				return
+			}
+		}
 		for _, l := range w.lanes {
 			var p []byte
 			if b := w.lastBuf; space == ir.SpaceGlobal && b != nil && !b.ReadOnly && b.contains(a[l]+off, total) {

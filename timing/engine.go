@@ -101,6 +101,7 @@ type engine struct {
 	last      int
 	lastPick  int
 	heapIdx   int
+	rearmed   bool // re-armed by wake while stepping, not in the heap
 	// cand is the warp pick chose to issue at time; nothing but a wake
 	// (new warps, a barrier release) can change that choice meanwhile.
 	cand   *warpState
@@ -154,6 +155,7 @@ type Engine struct {
 	err         error
 
 	pool      []*warpState
+	current   *engine // the engine being stepped
 	req       mem.Request
 	fetch     *fetcher
 	burstCopy bool
@@ -220,7 +222,23 @@ func (e *Engine) Run() (*Result, error) {
 	for e.queue.Len() > 0 && e.err == nil {
 		en := e.queue.pop()
 		en.inHeap = false
-		e.step(en)
+		// The stepping engine re-arms in place (wake); it stays out of the
+		// heap for as long as it is still the earliest engine, which saves a
+		// push and a pop per issued group.
+		e.current = en
+		for {
+			en.rearmed = false
+			e.step(en)
+			if !en.rearmed || e.err != nil {
+				break
+			}
+			if e.queue.Len() > 0 && !e.precedes(en, e.queue[0]) {
+				e.queue.push(en)
+				en.inHeap = true
+				break
+			}
+		}
+		e.current = nil
 		if e.d.Stats.WarpInsts > e.d.MaxWarpInsts {
 			return nil, fmt.Errorf("kernel %s did not finish within %d warp instructions (raise --max-instructions if it is meant to run longer): %w",
 				e.d.Prog.Entry, e.d.MaxWarpInsts, emu.ErrBudget)
@@ -320,9 +338,25 @@ func (e *Engine) newWarp() *warpState {
 	return &warpState{}
 }
 
+// precedes orders engines as the heap does.
+func (e *Engine) precedes(a, b *engine) bool {
+	if a.time != b.time {
+		return a.time < b.time
+	}
+	return a.index < b.index
+}
+
 // wake makes sure en will look for work no later than t.
 func (e *Engine) wake(en *engine, t float64) {
 	en.cand = nil
+	if en == e.current && !en.inHeap {
+		t = math.Max(t, en.issueFree)
+		if !en.rearmed || t < en.time {
+			en.time = t
+		}
+		en.rearmed = true
+		return
+	}
 	t = math.Max(t, en.issueFree)
 	if en.inHeap {
 		if t < en.time {
@@ -360,9 +394,7 @@ func (e *Engine) step(en *engine) {
 	}
 	if start > t {
 		en.stall[why] += start - t
-		en.time = start
-		e.queue.push(en)
-		en.inHeap = true
+		e.wake(en, start)
 		en.cand = w
 		return
 	}
