@@ -251,7 +251,7 @@ func (e *Engine) Run() (*Result, error) {
 		return nil, fmt.Errorf("internal: %d of %d work-groups finished", e.doneWGs, e.totalWG)
 	}
 	end := e.mem.Flush(e.end)
-	return e.result(math.Max(end, e.end)), nil
+	return e.result(max(end, e.end)), nil
 }
 
 func (e *Engine) canTake(c *core) bool {
@@ -350,14 +350,14 @@ func (e *Engine) precedes(a, b *engine) bool {
 func (e *Engine) wake(en *engine, t float64) {
 	en.cand = nil
 	if en == e.current && !en.inHeap {
-		t = math.Max(t, en.issueFree)
+		t = max(t, en.issueFree)
 		if !en.rearmed || t < en.time {
 			en.time = t
 		}
 		en.rearmed = true
 		return
 	}
-	t = math.Max(t, en.issueFree)
+	t = max(t, en.issueFree)
 	if en.inHeap {
 		if t < en.time {
 			en.time = t
@@ -378,7 +378,7 @@ func (e *Engine) step(en *engine) {
 		if w.hasNext && !w.waiting && !w.finished {
 			e.issue(en, w, t)
 			if len(en.warps) > 0 {
-				e.wake(en, math.Max(en.issueFree, t))
+				e.wake(en, max(en.issueFree, t))
 			}
 			return
 		}
@@ -400,7 +400,7 @@ func (e *Engine) step(en *engine) {
 	}
 	e.issue(en, w, t)
 	if len(en.warps) > 0 {
-		e.wake(en, math.Max(en.issueFree, t))
+		e.wake(en, max(en.issueFree, t))
 	}
 }
 
@@ -525,7 +525,7 @@ func (e *Engine) issue(en *engine, w *warpState, t float64) {
 	en.issueFree = t + float64(g.Issue)
 	for p, c := range g.Pipe {
 		if c > 0 {
-			en.pipeFree[p] = math.Max(en.pipeFree[p], t) + float64(c)
+			en.pipeFree[p] = max(en.pipeFree[p], t) + float64(c)
 			en.pipeBusy[p] += float64(c)
 		}
 	}
@@ -541,7 +541,7 @@ func (e *Engine) issue(en *engine, w *warpState, t float64) {
 	en.groups++
 	en.issueCycles += float64(g.Issue)
 	en.ops += uint64(g.Ops)
-	en.busyUntil = math.Max(en.busyUntil, en.issueFree)
+	en.busyUntil = max(en.busyUntil, en.issueFree)
 	w.readyAt, w.why = en.issueFree, StallNone
 	w.next++
 	if w.next == len(w.block.Groups) {
@@ -606,17 +606,17 @@ func (e *Engine) memOp(w *warpState, pc int32, t float64) {
 			continue
 		}
 		if r.Kind == mem.Store {
-			w.outstanding = math.Max(w.outstanding, res.Done)
+			w.outstanding = max(w.outstanding, res.Done)
 			continue
 		}
-		done = math.Max(done, res.Done)
+		done = max(done, res.Done)
 	}
 	in := &e.prog.IR.Code[pc]
 	dst, n := in.Dst, int(in.N)
 	switch in.Op {
 	case ir.OpAtomic:
 		dst, n = e.prog.IR.Atomics[in.Aux].Dst, 1
-		w.outstanding = math.Max(w.outstanding, done)
+		w.outstanding = max(w.outstanding, done)
 	case ir.OpImage:
 		n = max(e.prog.IR.Images[in.Aux].N, 1)
 	}
@@ -634,7 +634,7 @@ func (e *Engine) arrive(w *warpState, t float64) {
 	wg := w.wg
 	w.waiting = true
 	wg.arrived++
-	wg.arriveAt = math.Max(wg.arriveAt, math.Max(t, w.outstanding))
+	wg.arriveAt = max(wg.arriveAt, max(t, w.outstanding))
 	e.tryRelease(wg)
 }
 
@@ -670,7 +670,7 @@ func (e *Engine) tryRelease(wg *wgState) {
 // finish retires a warp; the last warp of a work-group retires the
 // work-group and lets the core take another.
 func (e *Engine) finish(w *warpState, t float64) {
-	end := math.Max(t, w.outstanding)
+	end := max(t, w.outstanding)
 	w.finished = true
 	en := w.eng
 	for i, x := range en.warps {
@@ -684,11 +684,11 @@ func (e *Engine) finish(w *warpState, t float64) {
 	}
 	wg := w.wg
 	wg.done++
-	wg.arriveAt = math.Max(wg.arriveAt, 0)
+	wg.arriveAt = max(wg.arriveAt, 0)
 	c := wg.core
 	e.residentChange(c, end, -1)
-	c.lastActive = math.Max(c.lastActive, end)
-	e.end = math.Max(e.end, end)
+	c.lastActive = max(c.lastActive, end)
+	e.end = max(e.end, end)
 	if wg.done < len(wg.warps) {
 		e.tryRelease(wg)
 		return
