@@ -95,11 +95,20 @@ func valueTag(t *Type) string {
 // rest go to the executor's library.
 func (f *fn) openCLExt(inst *spirv.Inst, op spirv.OpenCLStd, args []uint32) error {
 	out := f.out(inst)
-	get := func(i int) (*value, error) {
-		if i >= len(args) {
-			return nil, f.b.errf(inst, "%s: missing operand %d", op, i)
+	// gets resolves the first n operands (all ids for these instructions).
+	gets := func(n int) ([]*value, error) {
+		if n > len(args) {
+			return nil, f.b.errf(inst, "%s: %d operands, %d needed", op, len(args), n)
 		}
-		return f.get(args[i])
+		vs := make([]*value, n)
+		for i := range vs {
+			v, err := f.get(args[i])
+			if err != nil {
+				return nil, err
+			}
+			vs[i] = v
+		}
+		return vs, nil
 	}
 	lit := func(i int) (uint32, error) {
 		if i >= len(args) {
@@ -135,14 +144,11 @@ func (f *fn) openCLExt(inst *spirv.Inst, op spirv.OpenCLStd, args []uint32) erro
 	}
 	switch op {
 	case spirv.OpenCLStdVloadn:
-		off, err := get(0)
+		vs, err := gets(2)
 		if err != nil {
 			return err
 		}
-		p, err := get(1)
-		if err != nil {
-			return err
-		}
+		off, p := vs[0], vs[1]
 		es := out.t.Scalar().Size
 		a, space, err := address(off, p, out.t.Slots*es)
 		if err != nil {
@@ -150,32 +156,22 @@ func (f *fn) openCLExt(inst *spirv.Inst, op spirv.OpenCLStd, args []uint32) erro
 		}
 		return f.access(inst, false, space, a, out.t, out.slot)
 	case spirv.OpenCLStdVstoren:
-		data, err := get(0)
+		vs, err := gets(3)
 		if err != nil {
 			return err
 		}
-		off, err := get(1)
-		if err != nil {
-			return err
-		}
-		p, err := get(2)
-		if err != nil {
-			return err
-		}
+		data, off, p := vs[0], vs[1], vs[2]
 		a, space, err := address(off, p, data.t.Slots*data.t.Scalar().Size)
 		if err != nil {
 			return err
 		}
 		return f.access(inst, true, space, a, data.t, data.slot)
 	case spirv.OpenCLStdVloadHalf, spirv.OpenCLStdVloadHalfn, spirv.OpenCLStdVloadaHalfn:
-		off, err := get(0)
+		vs, err := gets(2)
 		if err != nil {
 			return err
 		}
-		p, err := get(1)
-		if err != nil {
-			return err
-		}
+		off, p := vs[0], vs[1]
 		n := out.t.Slots
 		stride := n
 		if op == spirv.OpenCLStdVloadaHalfn {
@@ -196,18 +192,11 @@ func (f *fn) openCLExt(inst *spirv.Inst, op spirv.OpenCLStd, args []uint32) erro
 		return f.aluNamed(inst, "CvtF16"+tagOf('F', out.t), n, out.slot, h)
 	case spirv.OpenCLStdVstoreHalf, spirv.OpenCLStdVstoreHalfR, spirv.OpenCLStdVstoreHalfn, spirv.OpenCLStdVstoreHalfnR,
 		spirv.OpenCLStdVstoreaHalfn, spirv.OpenCLStdVstoreaHalfnR:
-		data, err := get(0)
+		vs, err := gets(3)
 		if err != nil {
 			return err
 		}
-		off, err := get(1)
-		if err != nil {
-			return err
-		}
-		p, err := get(2)
-		if err != nil {
-			return err
-		}
+		data, off, p := vs[0], vs[1], vs[2]
 		mode := uint32(roundRTE)
 		if op == spirv.OpenCLStdVstoreHalfR || op == spirv.OpenCLStdVstoreHalfnR || op == spirv.OpenCLStdVstoreaHalfnR {
 			if mode, err = lit(3); err != nil {

@@ -81,7 +81,7 @@ type Inst struct {
 	// address 64-bit.
 	Space Space
 	Imm   int64 // immediate: byte offset, stride, flag
-	Aux int32    // index into a side table
+	Aux   int32 // index into a side table
 	// Site indexes Program.Sites: where in the SPIR-V this came from.
 	Site int32
 }
