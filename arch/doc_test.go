@@ -3,6 +3,7 @@ package arch
 import (
 	"flag"
 	"fmt"
+	"github.com/pocketgpu/pocketgpu/internal/docsync"
 	"os"
 	"path/filepath"
 	"strings"
@@ -47,26 +48,7 @@ func generatedDoc() string {
 }
 
 func TestConfigDoc(t *testing.T) {
-	path := filepath.Join("..", "docs", "config.md")
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc := string(data)
-	i, j := strings.Index(doc, docBegin), strings.Index(doc, docEnd)
-	if i < 0 || j < i {
-		t.Fatalf("%s lacks the generated-section markers", path)
-	}
-	want := doc[:i+len(docBegin)] + "\n\n" + generatedDoc() + "\n" + doc[j:]
-	if *updateConfigDoc {
-		if err := os.WriteFile(path, []byte(want), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	if doc != want {
-		t.Errorf("%s is stale: run go test ./arch -run TestConfigDoc -update-config-doc", path)
-	}
+	docsync.Check(t, filepath.Join("..", "docs", "config.md"), docBegin, docEnd, generatedDoc(), *updateConfigDoc, "run go test ./arch -run TestConfigDoc -update-config-doc")
 }
 
 // The example in docs/config.md is a working user file.

@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
+	"github.com/pocketgpu/pocketgpu/internal/docsync"
 	"math"
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -392,17 +392,6 @@ var updateValidationDoc = flag.Bool("update-validation-doc", false, "rewrite the
 // gives (the simulator is deterministic).
 func checkValidationDoc(t *testing.T, v *Validation) {
 	t.Helper()
-	const path = "../docs/validation.md"
-	doc, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	begin, end := "<!-- BEGIN validate", "<!-- END validate -->"
-	i, j := strings.Index(string(doc), begin), strings.Index(string(doc), end)
-	if i < 0 || j < i {
-		t.Fatalf("%s: no %q ... %q block", path, begin, end)
-	}
-	i += strings.Index(string(doc[i:]), "\n") + 1
 	var b strings.Builder
 	b.WriteString("| figure | GPU | source | published | simulated | unit | error |\n|---|---|---|---|---|---|---|\n")
 	worst, outside := 0.0, 0
@@ -413,18 +402,9 @@ func checkValidationDoc(t *testing.T, v *Validation) {
 			outside++
 		}
 	}
-	fmt.Fprintf(&b, "\n\n**MAPE %.1f%% over %d figures; the largest error is %.1f%%.** %d figures are\n", v.MAPE, len(v.Figures), worst, outside)
-	want := b.String()
-	if string(doc[i:j]) == want {
-		return
-	}
-	if *updateValidationDoc {
-		if err := os.WriteFile(path, append(append(append([]byte{}, doc[:i]...), want...), doc[j:]...), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	t.Errorf("%s's table differs from this run; rerun with -update-validation-doc and check the prose around it", path)
+	fmt.Fprintf(&b, "\n**MAPE %.1f%% over %d figures; the largest error is %.1f%%.** %d figures are", v.MAPE, len(v.Figures), worst, outside)
+	docsync.Check(t, "../docs/validation.md", "<!-- BEGIN validate", "<!-- END validate -->", b.String(), *updateValidationDoc,
+		"rerun with -update-validation-doc and check the prose around it")
 }
 
 // Every test runs on a Rogue with short sweeps, and the progress count

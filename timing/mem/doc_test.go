@@ -3,7 +3,7 @@ package mem
 import (
 	"flag"
 	"fmt"
-	"os"
+	"github.com/pocketgpu/pocketgpu/internal/docsync"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -39,26 +39,7 @@ func countersTable() string {
 }
 
 func TestCountersDoc(t *testing.T) {
-	path := filepath.Join("..", "..", "docs", "counters.md")
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc := string(data)
-	i, j := strings.Index(doc, countersBegin), strings.Index(doc, countersEnd)
-	if i < 0 || j < i {
-		t.Fatalf("%s lacks the memory-counter markers", path)
-	}
-	want := doc[:i+len(countersBegin)] + "\n\n" + countersTable() + "\n" + doc[j:]
-	if *updateCountersDoc {
-		if err := os.WriteFile(path, []byte(want), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	if doc != want {
-		t.Errorf("%s is stale: run go test ./timing/mem -run TestCountersDoc -update-counters-doc", path)
-	}
+	docsync.Check(t, filepath.Join("..", "..", "docs", "counters.md"), countersBegin, countersEnd, countersTable(), *updateCountersDoc, "run go test ./timing/mem -run TestCountersDoc -update-counters-doc")
 }
 
 // Counter names are unique and follow the snake_case of the other counters.
