@@ -3,6 +3,7 @@ package device
 import (
 	"fmt"
 	"math"
+	"math/bits"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -295,6 +296,50 @@ func TestCompareExchange(t *testing.T) {
 			for i := 0; i < 4; i++ {
 				if got := readLE(lsum.Data[4*i:], 4); got != 64 {
 					t.Errorf("%s timed=%v: local counter of work-group %d is %d, want 64", gpu, timed, i, got)
+				}
+			}
+		}
+	}
+}
+
+// GLSL's uaddCarry, usubBorrow, umulExtended and imulExtended (the IR's
+// two-result operations) against Go's arithmetic, on random operands.
+func TestExtendedIntegerOps(t *testing.T) {
+	spv, err := os.ReadFile("testdata/kernels/extended.spv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, gpu := range []string{"mali-g52", "adreno-640"} {
+		dev := Open(userGPU(t, gpu, ""))
+		k, err := dev.Load(spv, "", ir.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		specs := []string{"buf:u32:256=random:5", "buf:u32:256=random:6", "buf:u32:2048"}
+		args := make([]kernel.Arg, 3)
+		data := make([][]byte, 3)
+		for i, s := range specs {
+			args[i], _ = kernel.ParseArg(s)
+			data[i], _ = args[i].Materialize(".")
+		}
+		b, err := dev.BindSpecs(k, args, data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := dev.Dispatch(k, NDRange{Dims: 1, Global: [3]int{256, 1, 1}}, b.Args, Options{}); err != nil {
+			t.Fatal(err)
+		}
+		out := b.Buffers[2].Data
+		for i := 0; i < 256; i++ {
+			x, y := uint32(readLE(data[0][4*i:], 4)), uint32(readLE(data[1][4*i:], 4))
+			sum, carry := bits.Add32(x, y, 0)
+			diff, borrow := bits.Sub32(x, y, 0)
+			up := uint64(x) * uint64(y)
+			sp := uint64(int64(int32(x)) * int64(int32(y)))
+			want := []uint32{sum, carry, diff, borrow, uint32(up), uint32(up >> 32), uint32(sp), uint32(sp >> 32)}
+			for j, w := range want {
+				if got := uint32(readLE(out[4*(8*i+j):], 4)); got != w {
+					t.Fatalf("%s: element %d result %d = %#x, want %#x (a=%#x b=%#x)", gpu, i, j, got, w, x, y)
 				}
 			}
 		}

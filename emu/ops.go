@@ -181,7 +181,10 @@ func hPtrDiff(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hCarry(nbits int, sub bool) handler {
+// hTwoResults applies f to each active lane of each component and writes
+// its two results as a two-member struct: the first N slots, then the next N
+// (OpIAddCarry, OpISubBorrow, OpUMulExtended, OpSMulExtended).
+func hTwoResults(f func(a, b uint64) (uint64, uint64)) handler {
 	return func(w *Warp, in *ir.Inst) {
 		W, n := w.width, int(in.N)
 		a, b := w.src(in, 0), w.src(in, 1)
@@ -189,61 +192,57 @@ func hCarry(nbits int, sub bool) handler {
 		for c := 0; c < n; c++ {
 			for _, l := range w.lanes {
 				i := c*W + int(l)
-				var r, carry uint64
-				if nbits == 64 {
-					if sub {
-						r, carry = bits.Sub64(a[i], b[i], 0)
-					} else {
-						r, carry = bits.Add64(a[i], b[i], 0)
-					}
-				} else {
-					x, y := uint32(a[i]), uint32(b[i])
-					var r32, c32 uint32
-					if sub {
-						r32, c32 = bits.Sub32(x, y, 0)
-					} else {
-						r32, c32 = bits.Add32(x, y, 0)
-					}
-					r, carry = uint64(r32), uint64(c32)
-				}
-				d[i], d[n*W+i] = r, carry
+				d[i], d[n*W+i] = f(a[i], b[i])
 			}
 		}
 	}
 }
 
-func hMulExt(nbits int, signed bool) handler {
-	return func(w *Warp, in *ir.Inst) {
-		W, n := w.width, int(in.N)
-		a, b := w.src(in, 0), w.src(in, 1)
-		d := w.regs[int(in.Dst)*W : (int(in.Dst)+2*n)*W]
-		for c := 0; c < n; c++ {
-			for _, l := range w.lanes {
-				i := c*W + int(l)
-				var lo, hi uint64
-				if nbits == 64 {
-					hi, lo = bits.Mul64(a[i], b[i])
-					if signed {
-						if int64(a[i]) < 0 {
-							hi -= b[i]
-						}
-						if int64(b[i]) < 0 {
-							hi -= a[i]
-						}
-					}
-				} else {
-					var p uint64
-					if signed {
-						p = uint64(int64(int32(a[i])) * int64(int32(b[i])))
-					} else {
-						p = uint64(uint32(a[i])) * uint64(uint32(b[i]))
-					}
-					lo, hi = uint64(uint32(p)), p>>32&0xffffffff
-				}
-				d[i], d[n*W+i] = lo, hi
-			}
-		}
+// hCarry is OpIAddCarry or OpISubBorrow: the result and the carry (borrow).
+func hCarry(nbits int, sub bool) handler {
+	switch {
+	case nbits == 64 && sub:
+		return hTwoResults(func(a, b uint64) (uint64, uint64) { return bits.Sub64(a, b, 0) })
+	case nbits == 64:
+		return hTwoResults(func(a, b uint64) (uint64, uint64) { return bits.Add64(a, b, 0) })
+	case sub:
+		return hTwoResults(func(a, b uint64) (uint64, uint64) {
+			r, c := bits.Sub32(uint32(a), uint32(b), 0)
+			return uint64(r), uint64(c)
+		})
 	}
+	return hTwoResults(func(a, b uint64) (uint64, uint64) {
+		r, c := bits.Add32(uint32(a), uint32(b), 0)
+		return uint64(r), uint64(c)
+	})
+}
+
+// hMulExt is OpUMulExtended or OpSMulExtended: the low and high halves.
+func hMulExt(nbits int, signed bool) handler {
+	switch {
+	case nbits == 64:
+		return hTwoResults(func(a, b uint64) (uint64, uint64) {
+			hi, lo := bits.Mul64(a, b)
+			if signed {
+				if int64(a) < 0 {
+					hi -= b
+				}
+				if int64(b) < 0 {
+					hi -= a
+				}
+			}
+			return lo, hi
+		})
+	case signed:
+		return hTwoResults(func(a, b uint64) (uint64, uint64) {
+			p := uint64(int64(int32(a)) * int64(int32(b)))
+			return uint64(uint32(p)), p >> 32 & 0xffffffff
+		})
+	}
+	return hTwoResults(func(a, b uint64) (uint64, uint64) {
+		p := uint64(uint32(a)) * uint64(uint32(b))
+		return uint64(uint32(p)), p >> 32
+	})
 }
 
 func readLE(p []byte, size int) uint64 {
