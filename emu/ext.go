@@ -483,23 +483,15 @@ func satAddS(a, b int64, nb int) uint64 {
 }
 
 func umulhi(a, b uint64, nb int) uint64 {
-	hi, lo := bits.Mul64(a, b)
 	if nb == 64 {
-		return hi
+		return mulhiU(a, b)
 	}
-	return lo >> uint(nb)
+	return (a * b) >> uint(nb)
 }
 
 func smulhi(a, b int64, nb int) uint64 {
 	if nb == 64 {
-		hi, _ := bits.Mul64(uint64(a), uint64(b))
-		if a < 0 {
-			hi -= uint64(b)
-		}
-		if b < 0 {
-			hi -= uint64(a)
-		}
-		return hi
+		return uint64(mulhiS(a, b))
 	}
 	return uint64((a * b) >> uint(nb))
 }

@@ -702,19 +702,24 @@ func (h *Hierarchy) translate(addr uint64) float64 {
 	return h.p.tlbMiss
 }
 
+// toL2 sends n bytes at addr over a core's path to L2 at t: the TLB's extra
+// latency (when tlb is set), and when the transfer starts and ends.
+func (h *Hierarchy) toL2(core int, addr uint64, n int, t float64, tlb bool) (extra, start, end float64) {
+	if tlb {
+		extra = h.translate(addr)
+	}
+	occ := float64(n) / h.p.pathBPC
+	start = h.path[core].take(t, occ)
+	h.c.L2PathBytes[core] += int64(n)
+	return extra, start, tail(start, occ)
+}
+
 // l2Read reads n bytes at addr (within one line of the level above) from
 // L2 for a core, arriving at t; it returns when the data is at the core.
 // Requests leaving a core are translated by the TLB when tlb is set.
 func (h *Hierarchy) l2Read(core int, addr uint64, n int, t float64, tlb bool) (float64, Cause) {
 	p := &h.p
-	extra := 0.0
-	if tlb {
-		extra = h.translate(addr)
-	}
-	occ := float64(n) / p.pathBPC
-	ps := h.path[core].take(t, occ)
-	h.c.L2PathBytes[core] += int64(n)
-	end := tail(ps, occ)
+	extra, ps, end := h.toL2(core, addr, n, t, tlb)
 	done, cause := end, L2Hit
 	for first, last := addr>>p.l2Shift, (addr+uint64(n)-1)>>p.l2Shift; first <= last; first++ {
 		d, c := h.l2ReadLine(first, min(n, p.l2Line), ps, end)
@@ -756,14 +761,7 @@ func (h *Hierarchy) l2ReadLine(line uint64, n int, t, upstream float64) (float64
 // without a fill) and returns when the write is accepted.
 func (h *Hierarchy) l2Write(core int, addr uint64, n int, t float64, tlb bool) (float64, Cause) {
 	p := &h.p
-	extra := 0.0
-	if tlb {
-		extra = h.translate(addr)
-	}
-	occ := float64(n) / p.pathBPC
-	ps := h.path[core].take(t, occ)
-	h.c.L2PathBytes[core] += int64(n)
-	done := tail(ps, occ)
+	extra, ps, done := h.toL2(core, addr, n, t, tlb)
 	for first, last := addr>>p.l2Shift, (addr+uint64(n)-1)>>p.l2Shift; first <= last; first++ {
 		done = fmax(done, h.l2WriteLine(first, min(n, p.l2Line), ps))
 	}
