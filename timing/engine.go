@@ -13,6 +13,7 @@ package timing
 import (
 	"fmt"
 	"math"
+	"math/bits"
 
 	"github.com/pocketgpu/pocketgpu/arch"
 	"github.com/pocketgpu/pocketgpu/emu"
@@ -75,9 +76,10 @@ type warpState struct {
 	hasNext     bool       // the fields below describe a group ready to consider
 	nextReady   float64
 	nextWhy     Cause
-	nextPipes   []int32
-	waiting     bool // at a barrier
-	fetched     bool // the next group's code has been fetched
+	nextPipes   uint32 // bit p: the next group uses pipe p
+	pos         int    // index in eng.warps
+	waiting     bool   // at a barrier
+	fetched     bool   // the next group's code has been fetched
 	finished    bool
 }
 
@@ -92,14 +94,18 @@ type wgState struct {
 }
 
 type engine struct {
-	core      *core
-	index     int // engine number in the GPU (for ordering)
-	warps     []*warpState
+	core  *core
+	index int // engine number in the GPU (for ordering)
+	warps []*warpState
+	// nextReady[i] is warps[i].nextReady, or +Inf when that warp has
+	// nothing to issue; nextPipes[i] its group's pipes. pick scans these
+	// flat copies instead of chasing a pointer per resident warp.
+	nextReady []float64
+	nextPipes []uint32
 	time      float64 // next time this engine can try to issue
 	issueFree float64
 	pipeFree  []float64
 	last      int
-	lastPick  int
 	heapIdx   int
 	rearmed   bool // re-armed by wake while stepping, not in the heap
 	// cand is the warp pick chose to issue at time; nothing but a wake
@@ -180,6 +186,9 @@ func New(cfg Config) (*Engine, error) {
 		e.maxWGsGPU = e.maxWGsCore * g.Cores
 	}
 	npipes := len(e.prog.Pipes)
+	if npipes > 32 {
+		return nil, fmt.Errorf("internal: %d pipes; the engine tracks at most 32", npipes)
+	}
 	for c := 0; c < g.Cores; c++ {
 		co := &core{id: c, freeSlot: make([]bool, e.maxWGsCore), firstActive: math.Inf(1)}
 		for i := range co.freeSlot {
@@ -306,7 +315,10 @@ func (e *Engine) launch(c *core, t float64) {
 		st.eng = en
 		st.slot = c.warpSlot
 		c.warpSlot++
+		st.pos = len(en.warps)
 		en.warps = append(en.warps, st)
+		en.nextReady = append(en.nextReady, math.Inf(1))
+		en.nextPipes = append(en.nextPipes, 0)
 		ws.warps = append(ws.warps, st)
 		c.warpsLaunched++
 	}
@@ -332,7 +344,7 @@ func (e *Engine) newWarp() *warpState {
 	if n := len(e.pool); n > 0 {
 		w := e.pool[n-1]
 		e.pool = e.pool[:n-1]
-		*w = warpState{ready: w.ready[:0], cause: w.cause[:0], trace: w.trace, nextPipes: w.nextPipes[:0]}
+		*w = warpState{ready: w.ready[:0], cause: w.cause[:0], trace: w.trace}
 		return w
 	}
 	return &warpState{}
@@ -408,44 +420,80 @@ func (e *Engine) step(en *engine) {
 // one that issued last, round-robin). It returns the start time and, when
 // that is later than t, what the warp waits for.
 func (e *Engine) pick(en *engine, t float64) (*warpState, float64, Cause) {
-	var best *warpState
-	bestStart := math.Inf(1)
-	bestWhy := StallNone
 	n := len(en.warps)
-	for k := 0; k < n; k++ {
-		i := en.last + 1 + k
-		if i >= n {
-			i -= n
-		}
-		w := en.warps[i]
-		if !w.hasNext {
-			continue
-		}
-		s, why := w.nextReady, w.nextWhy
-		for _, p := range w.nextPipes {
-			if en.pipeFree[p] > s {
-				s, why = en.pipeFree[p], StallPipe
-			}
-		}
-		if en.issueFree > s {
-			s = en.issueFree
-		}
-		if s < bestStart {
-			best, bestStart, bestWhy = w, s, why
-			en.lastPick = i
-			if s <= t {
-				break
-			}
-		}
-	}
-	if best == nil {
+	if n == 0 {
 		return nil, 0, StallNoWarp
 	}
-	en.last = en.lastPick
-	if bestStart <= t {
-		return best, t, StallNone
+	// Most picks find a warp that can issue at t: the first such in
+	// round-robin order wins, so a tight scan for it comes first.
+	if en.issueFree <= t {
+		from := en.last + 1
+		if from >= n {
+			from = 0
+		}
+		i := en.readyAt(from, n, t)
+		if i < 0 {
+			i = en.readyAt(0, from, t)
+		}
+		if i >= 0 {
+			en.last = i
+			return en.warps[i], t, StallNone
+		}
 	}
-	return best, bestStart, bestWhy
+	// None can: the earliest start wins, ties to the first in round-robin
+	// order.
+	best, bestStart := -1, math.Inf(1)
+	for k, i := 0, en.last; k < n; k++ {
+		if i++; i >= n {
+			i = 0
+		}
+		// A warp's start is at least its inputs' readiness, so one whose
+		// inputs are ready no sooner than the best so far cannot win (this
+		// also skips warps with nothing to issue, at +Inf).
+		if en.nextReady[i] >= bestStart {
+			continue
+		}
+		if s := max(en.start(i), en.issueFree); s < bestStart {
+			best, bestStart = i, s
+		}
+	}
+	if best < 0 {
+		return nil, 0, StallNoWarp
+	}
+	en.last = best
+	w := en.warps[best]
+	// What the winner waits for: its inputs, unless a busy pipe is later.
+	s, why := w.nextReady, w.nextWhy
+	for m := w.nextPipes; m != 0; m &= m - 1 {
+		if f := en.pipeFree[bits.TrailingZeros32(m)]; f > s {
+			s, why = f, StallPipe
+		}
+	}
+	return w, bestStart, why
+}
+
+// readyAt returns the first warp in [from, to) whose next group can start
+// at t (its inputs ready and its pipes free), or -1.
+func (en *engine) readyAt(from, to int, t float64) int {
+	ready := en.nextReady[from:to]
+	for k, r := range ready {
+		if r <= t && en.start(from+k) <= t {
+			return from + k
+		}
+	}
+	return -1
+}
+
+// start is when warp i's next group could start, as far as its inputs and
+// pipes go.
+func (en *engine) start(i int) float64 {
+	s := en.nextReady[i]
+	for m := en.nextPipes[i]; m != 0; m &= m - 1 {
+		if f := en.pipeFree[bits.TrailingZeros32(m)]; f > s {
+			s = f
+		}
+	}
+	return s
 }
 
 // prepare makes sure the warp knows its next group (running the executor
@@ -454,7 +502,11 @@ func (e *Engine) pick(en *engine, t float64) (*warpState, float64, Cause) {
 // block or leaves a barrier, so pick reads this instead of recomputing it.
 func (e *Engine) prepare(w *warpState) {
 	w.hasNext = false
+	en := w.eng
 	if !e.fetchBlock(w) {
+		if !w.finished {
+			en.nextReady[w.pos] = math.Inf(1)
+		}
 		return
 	}
 	g := &w.block.Groups[w.next]
@@ -465,13 +517,15 @@ func (e *Engine) prepare(w *warpState) {
 		}
 	}
 	w.nextReady, w.nextWhy = s, why
-	w.nextPipes = w.nextPipes[:0]
+	var m uint32
 	for p, c := range g.Pipe {
 		if c > 0 {
-			w.nextPipes = append(w.nextPipes, int32(p))
+			m |= 1 << p
 		}
 	}
+	w.nextPipes = m
 	w.hasNext = true
+	en.nextReady[w.pos], en.nextPipes[w.pos] = s, m
 }
 
 // fetchBlock runs the warp's next block in the executor and points the
@@ -673,14 +727,15 @@ func (e *Engine) finish(w *warpState, t float64) {
 	end := max(t, w.outstanding)
 	w.finished = true
 	en := w.eng
-	for i, x := range en.warps {
-		if x == w {
-			en.warps = append(en.warps[:i], en.warps[i+1:]...)
-			if en.last >= i && en.last > 0 {
-				en.last--
-			}
-			break
-		}
+	i := w.pos
+	en.warps = append(en.warps[:i], en.warps[i+1:]...)
+	en.nextReady = append(en.nextReady[:i], en.nextReady[i+1:]...)
+	en.nextPipes = append(en.nextPipes[:i], en.nextPipes[i+1:]...)
+	for _, x := range en.warps[i:] {
+		x.pos--
+	}
+	if en.last >= i && en.last > 0 {
+		en.last--
 	}
 	wg := w.wg
 	wg.done++
