@@ -305,6 +305,68 @@ func (w *Warp) contiguous(a []uint64, off uint64, total int, write bool) []byte 
 	return b.Data[o : o+uint64(n)]
 }
 
+// gatherWords fills a whole warp's n component slots (d: slot-major, W
+// lanes a slot) from p, which holds the lanes' n little-endian 32-bit words
+// one lane after another. The common widths are written out so that each
+// lane costs one range check.
+func gatherWords(d []uint64, p []byte, W, n int) {
+	switch n {
+	case 1:
+		d0 := d[:W]
+		p = p[:4*len(d0)]
+		for l := range d0 {
+			d0[l] = uint64(binary.LittleEndian.Uint32(p[4*l:]))
+		}
+	case 4:
+		d0 := d[:W]
+		d1, d2, d3 := d[W:][:len(d0)], d[2*W:][:len(d0)], d[3*W:][:len(d0)]
+		for l := range d0 {
+			q := p[16*l : 16*l+16]
+			d0[l] = uint64(binary.LittleEndian.Uint32(q[0:]))
+			d1[l] = uint64(binary.LittleEndian.Uint32(q[4:]))
+			d2[l] = uint64(binary.LittleEndian.Uint32(q[8:]))
+			d3[l] = uint64(binary.LittleEndian.Uint32(q[12:]))
+		}
+	default:
+		for l := 0; l < W; l++ {
+			q := p[4*n*l : 4*n*l+4*n]
+			for c := 0; c < n; c++ {
+				d[c*W+l] = uint64(binary.LittleEndian.Uint32(q[4*c:]))
+			}
+		}
+	}
+}
+
+// scatterWords is gatherWords' inverse: a whole warp's n component slots
+// (v) stored lane after lane into p as little-endian 32-bit words.
+func scatterWords(p []byte, v []uint64, W, n int) {
+	switch n {
+	case 1:
+		v0 := v[:W]
+		p = p[:4*len(v0)]
+		for l, x := range v0 {
+			binary.LittleEndian.PutUint32(p[4*l:], uint32(x))
+		}
+	case 4:
+		v0 := v[:W]
+		v1, v2, v3 := v[W:][:len(v0)], v[2*W:][:len(v0)], v[3*W:][:len(v0)]
+		for l := range v0 {
+			q := p[16*l : 16*l+16]
+			binary.LittleEndian.PutUint32(q[0:], uint32(v0[l]))
+			binary.LittleEndian.PutUint32(q[4:], uint32(v1[l]))
+			binary.LittleEndian.PutUint32(q[8:], uint32(v2[l]))
+			binary.LittleEndian.PutUint32(q[12:], uint32(v3[l]))
+		}
+	default:
+		for l := 0; l < W; l++ {
+			q := p[4*n*l : 4*n*l+4*n]
+			for c := 0; c < n; c++ {
+				binary.LittleEndian.PutUint32(q[4*c:], uint32(v[c*W+l]))
+			}
+		}
+	}
+}
+
 func hLoad(space ir.Space, size int) handler {
 	return func(w *Warp, in *ir.Inst) {
 		W, n := w.width, int(in.N)
@@ -314,12 +376,7 @@ func hLoad(space ir.Space, size int) handler {
 		total := size * n
 		if space == ir.SpaceGlobal && size == 4 {
 			if p := w.contiguous(a, off, total, false); p != nil {
-				for c := 0; c < n; c++ {
-					dc := d[c*W : c*W+W]
-					for l := range dc {
-						dc[l] = uint64(binary.LittleEndian.Uint32(p[l*total+4*c:]))
-					}
-				}
+				gatherWords(d, p, W, n)
 				if w.Trace != nil {
 					w.Trace.record(w.pc(in), space, AccessLoad, total, a, off, w.lanes)
 				}
@@ -369,12 +426,7 @@ func hStore(space ir.Space, size int) handler {
 		total := size * n
 		if space == ir.SpaceGlobal && size == 4 {
 			if p := w.contiguous(a, off, total, true); p != nil {
-				for c := 0; c < n; c++ {
-					vc := v[c*W : c*W+W]
-					for l, x := range vc {
-						binary.LittleEndian.PutUint32(p[l*total+4*c:], uint32(x))
-					}
-				}
+				scatterWords(p, v, W, n)
 				if w.Trace != nil {
 					w.Trace.record(w.pc(in), space, AccessStore, total, a, off, w.lanes)
 				}

@@ -1,6 +1,10 @@
 package emu
 
-import "github.com/pocketgpu/pocketgpu/ir"
+import (
+	"slices"
+
+	"github.com/pocketgpu/pocketgpu/ir"
+)
 
 // AccessKind is what a memory instruction did.
 type AccessKind uint8
@@ -47,8 +51,10 @@ func (t *Trace) begin(block int32, m Mask) {
 
 func (t *Trace) record(pc int32, space ir.Space, kind AccessKind, bytes int, addr []uint64, off uint64, lanes []int32) {
 	start := len(t.Addrs)
-	for _, l := range lanes {
-		t.Addrs = append(t.Addrs, addr[l]+off)
+	t.Addrs = slices.Grow(t.Addrs, len(lanes))[:start+len(lanes)]
+	dst := t.Addrs[start:]
+	for i, l := range lanes {
+		dst[i] = addr[l] + off
 	}
 	t.Accesses = append(t.Accesses, Access{PC: pc, Space: space, Kind: kind, Bytes: bytes, Start: start, N: len(lanes)})
 }
