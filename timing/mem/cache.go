@@ -1,5 +1,7 @@
 package mem
 
+import "math"
+
 // cache is a set-associative cache with true LRU replacement, tracking whole
 // lines by their line number (address >> lineShift). Each way remembers
 // whether the line is dirty and when its data arrives (a line allocated by a
@@ -11,20 +13,26 @@ type cache struct {
 	lineBytes int
 	sets      uint64
 	setMask   uint64 // sets-1 when sets is a power of two, else 0
-	ways      int
+	assoc     int
 	stride    uint64 // lines of other slices between two lines of this cache (1 unless sliced)
 
-	tags  []uint64 // line+1, 0 = invalid; a set's ways are adjacent
-	used  []uint64 // LRU stamps
-	ready []float64
-	dirty []bool
+	ways  []way // a set's ways are adjacent
 	clock uint64
 
-	// Streams (what the data is for: see Stream) are remembered per line so
-	// that a write-back is charged to the stream that dirtied the line.
-	stream       []Stream
 	cur          *Stream // the stream of the request being served
 	victimStream Stream  // the stream of the line the last miss evicted
+}
+
+// way is one line frame. Its fields sit together so that a lookup touches
+// one place per way.
+type way struct {
+	tag   uint64  // line+1, 0 = invalid
+	used  uint64  // LRU stamp
+	ready float64 // when the data is (or was) there
+	dirty bool
+	// stream (what the data is for: see Stream) is remembered per line so
+	// that a write-back is charged to the stream that dirtied the line.
+	stream Stream
 }
 
 // newCache builds a cache of sizeBytes with the given line size (a power of
@@ -33,18 +41,13 @@ type cache struct {
 // multiple of line × ways (× slices).
 func newCache(sizeBytes, lineBytes, ways, stride int) *cache {
 	sets := max(sizeBytes/(lineBytes*ways), 1)
-	n := sets * ways
 	c := &cache{
 		lineShift: shiftOf(lineBytes),
 		lineBytes: lineBytes,
 		sets:      uint64(sets),
-		ways:      ways,
+		assoc:     ways,
 		stride:    uint64(max(stride, 1)),
-		tags:      make([]uint64, n),
-		used:      make([]uint64, n),
-		ready:     make([]float64, n),
-		dirty:     make([]bool, n),
-		stream:    make([]Stream, n),
+		ways:      make([]way, sets*ways),
 		cur:       new(Stream),
 	}
 	if sets&(sets-1) == 0 {
@@ -62,15 +65,18 @@ func shiftOf(n int) uint {
 	return s
 }
 
-// base is the index of a line's set's first way.
-func (c *cache) base(line uint64) int {
+// set is a line's set.
+func (c *cache) set(line uint64) []way {
 	if c.stride > 1 {
 		line /= c.stride
 	}
+	var b int
 	if c.setMask != 0 || c.sets == 1 {
-		return int(line&c.setMask) * c.ways
+		b = int(line&c.setMask) * c.assoc
+	} else {
+		b = int(line%c.sets) * c.assoc
 	}
-	return int(line%c.sets) * c.ways
+	return c.ways[b : b+c.assoc]
 }
 
 // access looks a line up and marks it most recently used. On a miss the
@@ -79,41 +85,42 @@ func (c *cache) base(line uint64) int {
 // written back. write marks the line dirty. It returns whether the line was
 // present and, if so, when its data is (or was) ready.
 func (c *cache) access(line uint64, write bool, readyAt float64) (hit bool, ready float64, victim uint64, victimDirty bool) {
-	b := c.base(line)
+	set := c.set(line)
 	key := line + 1
 	c.clock++
-	for i, t := range c.tags[b : b+c.ways] {
-		if t == key {
-			k := b + i
-			c.used[k] = c.clock
+	// One pass: the line's way if present, else the way used longest ago
+	// (the first of equals; empty ways have stamp 0).
+	lru, oldest := 0, uint64(math.MaxUint64)
+	for i := range set {
+		w := &set[i]
+		if w.tag == key {
+			w.used = c.clock
 			if write {
-				c.dirty[k] = true
-				c.stream[k] = *c.cur
+				w.dirty = true
+				w.stream = *c.cur
 			}
-			return true, c.ready[k], 0, false
+			return true, w.ready, 0, false
+		}
+		if w.used < oldest {
+			lru, oldest = i, w.used
 		}
 	}
-	k := b
-	for i, u := range c.used[b : b+c.ways] {
-		if u < c.used[k] {
-			k = b + i
-		}
+	w := &set[lru]
+	if w.tag != 0 {
+		victim, victimDirty, c.victimStream = w.tag-1, w.dirty, w.stream
 	}
-	if t := c.tags[k]; t != 0 {
-		victim, victimDirty, c.victimStream = t-1, c.dirty[k], c.stream[k]
-	}
-	c.tags[k], c.used[k], c.ready[k], c.dirty[k], c.stream[k] = key, c.clock, readyAt, write, *c.cur
+	*w = way{tag: key, used: c.clock, ready: readyAt, dirty: write, stream: *c.cur}
 	return false, readyAt, victim, victimDirty
 }
 
 // setReady records when a present line's data arrives (after access
 // allocated it and the fill time became known).
 func (c *cache) setReady(line uint64, at float64) {
-	b := c.base(line)
 	key := line + 1
-	for i, t := range c.tags[b : b+c.ways] {
-		if t == key {
-			c.ready[b+i] = at
+	set := c.set(line)
+	for i := range set {
+		if set[i].tag == key {
+			set[i].ready = at
 			return
 		}
 	}
@@ -122,24 +129,25 @@ func (c *cache) setReady(line uint64, at float64) {
 // dirtyLines calls f for every dirty line, in set and way order, and marks
 // it clean.
 func (c *cache) dirtyLines(f func(line uint64, s Stream)) {
-	for i, d := range c.dirty {
-		if d && c.tags[i] != 0 {
-			c.dirty[i] = false
-			f(c.tags[i]-1, c.stream[i])
+	for i := range c.ways {
+		if w := &c.ways[i]; w.dirty && w.tag != 0 {
+			w.dirty = false
+			f(w.tag-1, w.stream)
 		}
 	}
 }
 
 // settle makes every present line ready at cycle 0: the clock restarts for
 // a new kernel while the contents stay.
-func (c *cache) settle() { clear(c.ready) }
+func (c *cache) settle() {
+	for i := range c.ways {
+		c.ways[i].ready = 0
+	}
+}
 
 // reset empties the cache.
 func (c *cache) reset() {
-	clear(c.tags)
-	clear(c.used)
-	clear(c.ready)
-	clear(c.dirty)
+	clear(c.ways)
 	c.clock = 0
 }
 
