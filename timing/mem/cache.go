@@ -1,13 +1,12 @@
 package mem
 
-import "math"
-
 // cache is a set-associative cache with true LRU replacement, tracking whole
 // lines by their line number (address >> lineShift). Each way remembers
 // whether the line is dirty and when its data arrives (a line allocated by a
 // miss is present at once but ready only when the fill returns, so a second
-// request for it waits for the same fill instead of hitting early). LRU is
-// kept with use stamps: the victim is the way used longest ago.
+// request for it waits for the same fill instead of hitting early). Each set
+// keeps its ways in recency order, so the victim of a miss is known without
+// a search; ways never used since a reset are taken first, lowest first.
 type cache struct {
 	lineShift uint
 	lineBytes int
@@ -16,18 +15,17 @@ type cache struct {
 	assoc     int
 	stride    uint64 // lines of other slices between two lines of this cache (1 unless sliced)
 
-	ways  []way // a set's ways are adjacent
-	clock uint64
+	tags  []uint64 // per way: line+1, 0 = invalid; a set's ways are adjacent
+	meta  []way    // per way
+	order []uint32 // per set: its ways (0..assoc-1), most recently used first
+	last  int      // the way the last access found or filled
 
 	cur          *Stream // the stream of the request being served
 	victimStream Stream  // the stream of the line the last miss evicted
 }
 
-// way is one line frame. Its fields sit together so that a lookup touches
-// one place per way.
+// way is what a line frame knows besides its tag.
 type way struct {
-	tag   uint64  // line+1, 0 = invalid
-	used  uint64  // LRU stamp
 	ready float64 // when the data is (or was) there
 	dirty bool
 	// stream (what the data is for: see Stream) is remembered per line so
@@ -41,18 +39,22 @@ type way struct {
 // multiple of line × ways (× slices).
 func newCache(sizeBytes, lineBytes, ways, stride int) *cache {
 	sets := max(sizeBytes/(lineBytes*ways), 1)
+	n := sets * ways
 	c := &cache{
 		lineShift: shiftOf(lineBytes),
 		lineBytes: lineBytes,
 		sets:      uint64(sets),
 		assoc:     ways,
 		stride:    uint64(max(stride, 1)),
-		ways:      make([]way, sets*ways),
+		tags:      make([]uint64, n),
+		meta:      make([]way, n),
+		order:     make([]uint32, n),
 		cur:       new(Stream),
 	}
 	if sets&(sets-1) == 0 {
 		c.setMask = uint64(sets - 1)
 	}
+	c.reset()
 	return c
 }
 
@@ -65,18 +67,15 @@ func shiftOf(n int) uint {
 	return s
 }
 
-// set is a line's set.
-func (c *cache) set(line uint64) []way {
+// base is the index of a line's set's first way.
+func (c *cache) base(line uint64) int {
 	if c.stride > 1 {
 		line /= c.stride
 	}
-	var b int
 	if c.setMask != 0 || c.sets == 1 {
-		b = int(line&c.setMask) * c.assoc
-	} else {
-		b = int(line%c.sets) * c.assoc
+		return int(line&c.setMask) * c.assoc
 	}
-	return c.ways[b : b+c.assoc]
+	return int(line%c.sets) * c.assoc
 }
 
 // access looks a line up and marks it most recently used. On a miss the
@@ -85,54 +84,79 @@ func (c *cache) set(line uint64) []way {
 // written back. write marks the line dirty. It returns whether the line was
 // present and, if so, when its data is (or was) ready.
 func (c *cache) access(line uint64, write bool, readyAt float64) (hit bool, ready float64, victim uint64, victimDirty bool) {
-	set := c.set(line)
+	b := c.base(line)
 	key := line + 1
-	c.clock++
-	// One pass: the line's way if present, else the way used longest ago
-	// (the first of equals; empty ways have stamp 0).
-	lru, oldest := 0, uint64(math.MaxUint64)
-	for i := range set {
-		w := &set[i]
-		if w.tag == key {
-			w.used = c.clock
-			if write {
-				w.dirty = true
-				w.stream = *c.cur
-			}
-			return true, w.ready, 0, false
+	order := c.order[b : b+c.assoc]
+	if i := find(c.tags[b:b+c.assoc], key); i >= 0 {
+		// Move way i to the front of the recency order.
+		j := 0
+		for order[j] != uint32(i) {
+			j++
 		}
-		if w.used < oldest {
-			lru, oldest = i, w.used
+		copy(order[1:j+1], order[:j])
+		order[0] = uint32(i)
+		k := b + i
+		c.last = k
+		m := &c.meta[k]
+		if write {
+			m.dirty = true
+			m.stream = *c.cur
 		}
+		return true, m.ready, 0, false
 	}
-	w := &set[lru]
-	if w.tag != 0 {
-		victim, victimDirty, c.victimStream = w.tag-1, w.dirty, w.stream
+	i := order[len(order)-1]
+	copy(order[1:], order[:len(order)-1])
+	order[0] = i
+	k := b + int(i)
+	c.last = k
+	m := &c.meta[k]
+	if t := c.tags[k]; t != 0 {
+		victim, victimDirty, c.victimStream = t-1, m.dirty, m.stream
 	}
-	*w = way{tag: key, used: c.clock, ready: readyAt, dirty: write, stream: *c.cur}
+	c.tags[k] = key
+	*m = way{ready: readyAt, dirty: write, stream: *c.cur}
 	return false, readyAt, victim, victimDirty
+}
+
+// find returns the index of key in tags, or -1. Misses scan every way, so
+// the scan goes four ways a step.
+func find(tags []uint64, key uint64) int {
+	i := 0
+	for ; i+4 <= len(tags); i += 4 {
+		t := tags[i : i+4 : i+4]
+		if t[0] == key || t[1] == key || t[2] == key || t[3] == key {
+			break
+		}
+	}
+	for ; i < len(tags); i++ {
+		if tags[i] == key {
+			return i
+		}
+	}
+	return -1
 }
 
 // setReady records when a present line's data arrives (after access
 // allocated it and the fill time became known).
 func (c *cache) setReady(line uint64, at float64) {
 	key := line + 1
-	set := c.set(line)
-	for i := range set {
-		if set[i].tag == key {
-			set[i].ready = at
-			return
-		}
+	if c.tags[c.last] == key {
+		c.meta[c.last].ready = at
+		return
+	}
+	b := c.base(line)
+	if i := find(c.tags[b:b+c.assoc], key); i >= 0 {
+		c.meta[b+i].ready = at
 	}
 }
 
 // dirtyLines calls f for every dirty line, in set and way order, and marks
 // it clean.
 func (c *cache) dirtyLines(f func(line uint64, s Stream)) {
-	for i := range c.ways {
-		if w := &c.ways[i]; w.dirty && w.tag != 0 {
-			w.dirty = false
-			f(w.tag-1, w.stream)
+	for i := range c.meta {
+		if m := &c.meta[i]; m.dirty && c.tags[i] != 0 {
+			m.dirty = false
+			f(c.tags[i]-1, m.stream)
 		}
 	}
 }
@@ -140,15 +164,22 @@ func (c *cache) dirtyLines(f func(line uint64, s Stream)) {
 // settle makes every present line ready at cycle 0: the clock restarts for
 // a new kernel while the contents stay.
 func (c *cache) settle() {
-	for i := range c.ways {
-		c.ways[i].ready = 0
+	for i := range c.meta {
+		c.meta[i].ready = 0
 	}
 }
 
-// reset empties the cache.
+// reset empties the cache. Every set's recency order starts with its
+// highest way, so misses fill the ways lowest first.
 func (c *cache) reset() {
-	clear(c.ways)
-	c.clock = 0
+	clear(c.tags)
+	clear(c.meta)
+	for b := 0; b < len(c.order); b += c.assoc {
+		for j := 0; j < c.assoc; j++ {
+			c.order[b+j] = uint32(c.assoc - 1 - j)
+		}
+	}
+	c.last = 0
 }
 
 // server is a shared resource with a bandwidth: a request occupies it for
