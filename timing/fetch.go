@@ -11,6 +11,7 @@ type lru struct {
 	stamp []uint64
 	ready []float64
 	clock uint64
+	mru   int // the entry looked up or inserted last
 }
 
 func newLRU(bytes, line int) *lru {
@@ -20,10 +21,15 @@ func newLRU(bytes, line int) *lru {
 
 // lookup finds a line; on a hit it returns when its data is there.
 func (c *lru) lookup(line uint64) (float64, bool) {
+	// A group usually sits in the line the one before it used: that line is
+	// already the most recent, so the order needs no update.
+	if c.tags[c.mru] == line+1 {
+		return c.ready[c.mru], true
+	}
 	c.clock++
 	for i, t := range c.tags {
 		if t == line+1 {
-			c.stamp[i] = c.clock
+			c.stamp[i], c.mru = c.clock, i
 			return c.ready[i], true
 		}
 	}
@@ -40,6 +46,7 @@ func (c *lru) insert(line uint64, ready float64) {
 	}
 	c.clock++
 	c.tags[victim], c.stamp[victim], c.ready[victim] = line+1, c.clock, ready
+	c.mru = victim
 }
 
 // fetcher models instruction fetch: an engine buffer (where the GPU has
