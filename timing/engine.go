@@ -62,18 +62,17 @@ type warpState struct {
 	eng   *engine
 	slot  int // resident-warp slot on the core (for private regions)
 	age   uint64
-	block *isa.Block
+	plans []groupPlan // the current block's groups
 	next  int
 	trace emu.Trace
 	acc   int // next trace access to match
 
-	ready       []float64  // per IR slot: when its value is available
-	cause       []Cause    // per IR slot: what produces it (memory, texture, ALU)
-	readyAt     float64    // the warp may issue its next group from here
-	why         Cause      // what readyAt waits for
-	outstanding float64    // the last store/atomic completes
-	after       emu.Status // what the executor said after the current block
-	hasNext     bool       // the fields below describe a group ready to consider
+	slots       []slotReady // per IR slot: when its value is available, and what produces it
+	readyAt     float64     // the warp may issue its next group from here
+	why         Cause       // what readyAt waits for
+	outstanding float64     // the last store/atomic completes
+	after       emu.Status  // what the executor said after the current block
+	hasNext     bool        // the fields below describe a group ready to consider
 	nextReady   float64
 	nextWhy     Cause
 	nextPipes   uint32 // bit p: the next group uses pipe p
@@ -160,6 +159,7 @@ type Engine struct {
 	end         float64
 	err         error
 
+	plans     [][]groupPlan // per block, per group
 	pool      []*warpState
 	current   *engine // the engine being stepped
 	req       mem.Request
@@ -189,6 +189,7 @@ func New(cfg Config) (*Engine, error) {
 	if npipes > 32 {
 		return nil, fmt.Errorf("internal: %d pipes; the engine tracks at most 32", npipes)
 	}
+	e.plans = makePlans(e.prog)
 	for c := 0; c < g.Cores; c++ {
 		co := &core{id: c, freeSlot: make([]bool, e.maxWGsCore), firstActive: math.Inf(1)}
 		for i := range co.freeSlot {
@@ -294,12 +295,12 @@ func (e *Engine) launch(c *core, t float64) {
 		st := e.newWarp()
 		st.w, st.wg = w, ws
 		n := e.prog.IR.Regs
-		if cap(st.ready) < n {
-			st.ready, st.cause = make([]float64, n), make([]Cause, n)
+		if cap(st.slots) < n {
+			st.slots = make([]slotReady, n)
 		}
-		st.ready, st.cause = st.ready[:n], st.cause[:n]
-		for k := range st.ready {
-			st.ready[k], st.cause[k] = t, StallNone
+		st.slots = st.slots[:n]
+		for k := range st.slots {
+			st.slots[k] = slotReady{t, StallNone}
 		}
 		st.readyAt, st.why = t, StallNone
 		st.age = e.ageCounter
@@ -344,7 +345,7 @@ func (e *Engine) newWarp() *warpState {
 	if n := len(e.pool); n > 0 {
 		w := e.pool[n-1]
 		e.pool = e.pool[:n-1]
-		*w = warpState{ready: w.ready[:0], cause: w.cause[:0], trace: w.trace}
+		*w = warpState{slots: w.slots[:0], trace: w.trace}
 		return w
 	}
 	return &warpState{}
@@ -509,20 +510,15 @@ func (e *Engine) prepare(w *warpState) {
 		}
 		return
 	}
-	g := &w.block.Groups[w.next]
+	gp := &w.plans[w.next]
 	s, why := w.readyAt, w.why
-	for _, r := range g.Reads {
-		if int(r) < len(w.ready) && w.ready[r] > s {
-			s, why = w.ready[r], w.cause[r]
+	for _, r := range gp.reads {
+		if x := w.slots[r]; x.at > s {
+			s, why = x.at, x.why
 		}
 	}
 	w.nextReady, w.nextWhy = s, why
-	var m uint32
-	for p, c := range g.Pipe {
-		if c > 0 {
-			m |= 1 << p
-		}
-	}
+	m := gp.mask
 	w.nextPipes = m
 	w.hasNext = true
 	en.nextReady[w.pos], en.nextPipes[w.pos] = s, m
@@ -536,7 +532,7 @@ func (e *Engine) fetchBlock(w *warpState) bool {
 		if w.finished || w.waiting {
 			return false
 		}
-		if w.block != nil && w.next < len(w.block.Groups) {
+		if w.next < len(w.plans) {
 			return true
 		}
 		w.w.Trace = &w.trace
@@ -546,10 +542,10 @@ func (e *Engine) fetchBlock(w *warpState) bool {
 			return false
 		}
 		w.after = st
-		w.block = &e.prog.Blocks[w.trace.Block]
+		w.plans = e.plans[w.trace.Block]
 		w.next, w.acc = 0, 0
 		e.warpInsts += uint64(e.prog.IR.Blocks[w.trace.Block].End-e.prog.IR.Blocks[w.trace.Block].Start) + 1
-		if len(w.block.Groups) == 0 {
+		if len(w.plans) == 0 {
 			// Nothing to issue: apply what follows the block at once.
 			e.blockDone(w, w.readyAt)
 		}
@@ -566,7 +562,8 @@ func (e *Engine) fail(err error) {
 // the engine's instruction buffer or the core's cache, the warp waits for
 // the fetch instead and another warp may issue meanwhile.
 func (e *Engine) issue(en *engine, w *warpState, t float64) {
-	g := &w.block.Groups[w.next]
+	gp := &w.plans[w.next]
+	g := gp.g
 	if e.fetch != nil && !w.fetched {
 		w.fetched = true
 		if at := e.fetch.fetch(w.wg.core.id, en.index, g.CodeOffset, g.CodeBytes, t); at > t {
@@ -576,29 +573,25 @@ func (e *Engine) issue(en *engine, w *warpState, t float64) {
 		}
 	}
 	w.fetched = false
-	en.issueFree = t + float64(g.Issue)
-	for p, c := range g.Pipe {
-		if c > 0 {
-			en.pipeFree[p] = max(en.pipeFree[p], t) + float64(c)
-			en.pipeBusy[p] += float64(c)
-		}
+	en.issueFree = t + gp.issue
+	for _, u := range gp.pipes {
+		en.pipeFree[u.pipe] = max(en.pipeFree[u.pipe], t) + u.cycles
+		en.pipeBusy[u.pipe] += u.cycles
 	}
-	lat := t + float64(g.Latency)
-	for _, s := range g.Writes {
-		if int(s) < len(w.ready) {
-			w.ready[s], w.cause[s] = lat, StallDependency
-		}
+	lat := t + gp.latency
+	for _, s := range gp.writes {
+		w.slots[s] = slotReady{lat, StallDependency}
 	}
 	for _, pc := range g.Mem {
 		e.memOp(w, pc, t)
 	}
 	en.groups++
-	en.issueCycles += float64(g.Issue)
+	en.issueCycles += gp.issue
 	en.ops += uint64(g.Ops)
 	en.busyUntil = max(en.busyUntil, en.issueFree)
 	w.readyAt, w.why = en.issueFree, StallNone
 	w.next++
-	if w.next == len(w.block.Groups) {
+	if w.next == len(w.plans) {
 		e.blockDone(w, en.issueFree)
 	}
 	e.prepare(w)
@@ -675,9 +668,8 @@ func (e *Engine) memOp(w *warpState, pc int32, t float64) {
 		n = max(e.prog.IR.Images[in.Aux].N, 1)
 	}
 	for k := 0; k < n && dst >= 0; k++ {
-		s := int(dst) + k
-		if s < len(w.ready) {
-			w.ready[s], w.cause[s] = done, cause
+		if s := int(dst) + k; s < len(w.slots) {
+			w.slots[s] = slotReady{done, cause}
 		}
 	}
 }
