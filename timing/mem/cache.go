@@ -93,8 +93,7 @@ func (c *cache) access(line uint64, write bool, readyAt float64) (hit bool, read
 		for order[j] != uint32(i) {
 			j++
 		}
-		copy(order[1:j+1], order[:j])
-		order[0] = uint32(i)
+		toFront(order, j)
 		k := b + i
 		c.last = k
 		m := &c.meta[k]
@@ -105,8 +104,7 @@ func (c *cache) access(line uint64, write bool, readyAt float64) (hit bool, read
 		return true, m.ready, 0, false
 	}
 	i := order[len(order)-1]
-	copy(order[1:], order[:len(order)-1])
-	order[0] = i
+	toFront(order, len(order)-1)
 	k := b + int(i)
 	c.last = k
 	m := &c.meta[k]
@@ -116,6 +114,16 @@ func (c *cache) access(line uint64, write bool, readyAt float64) (hit bool, read
 	c.tags[k] = key
 	*m = way{ready: readyAt, dirty: write, stream: *c.cur}
 	return false, readyAt, victim, victimDirty
+}
+
+// toFront moves order[j] to the front, shifting the ways before it back.
+// Sets are small, so a plain loop beats a call to memmove.
+func toFront(order []uint32, j int) {
+	x := order[j]
+	for ; j > 0; j-- {
+		order[j] = order[j-1]
+	}
+	order[0] = x
 }
 
 // find returns the index of key in tags, or -1. Misses scan every way, so
