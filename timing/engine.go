@@ -96,11 +96,9 @@ type engine struct {
 	core  *core
 	index int // engine number in the GPU (for ordering)
 	warps []*warpState
-	// nextReady[i] is warps[i].nextReady, or +Inf when that warp has
-	// nothing to issue; nextPipes[i] its group's pipes. pick scans these
-	// flat copies instead of chasing a pointer per resident warp.
-	nextReady []float64
-	nextPipes []uint32
+	// ready orders the warps by when their next group's inputs are
+	// ready, for pick.
+	ready     readyQueue
 	time      float64 // next time this engine can try to issue
 	issueFree float64
 	pipeFree  []float64
@@ -190,6 +188,8 @@ func New(cfg Config) (*Engine, error) {
 		return nil, fmt.Errorf("internal: %d pipes; the engine tracks at most 32", npipes)
 	}
 	e.plans = makePlans(e.prog)
+	// A heap pays for itself only with many resident warps an engine.
+	flatReady := occ.ResidentWarpsPerEngine <= 24
 	for c := 0; c < g.Cores; c++ {
 		co := &core{id: c, freeSlot: make([]bool, e.maxWGsCore), firstActive: math.Inf(1)}
 		for i := range co.freeSlot {
@@ -197,6 +197,7 @@ func New(cfg Config) (*Engine, error) {
 		}
 		for k := 0; k < g.EnginesPerCore; k++ {
 			en := &engine{core: co, index: len(e.eng), pipeFree: make([]float64, npipes), pipeBusy: make([]float64, npipes), heapIdx: -1}
+			en.ready.flat = flatReady
 			co.engines = append(co.engines, en)
 			e.eng = append(e.eng, en)
 		}
@@ -318,8 +319,7 @@ func (e *Engine) launch(c *core, t float64) {
 		c.warpSlot++
 		st.pos = len(en.warps)
 		en.warps = append(en.warps, st)
-		en.nextReady = append(en.nextReady, math.Inf(1))
-		en.nextPipes = append(en.nextPipes, 0)
+		en.ready.add()
 		ws.warps = append(ws.warps, st)
 		c.warpsLaunched++
 	}
@@ -422,47 +422,26 @@ func (e *Engine) step(en *engine) {
 // that is later than t, what the warp waits for.
 func (e *Engine) pick(en *engine, t float64) (*warpState, float64, Cause) {
 	n := len(en.warps)
-	if n == 0 {
-		return nil, 0, StallNoWarp
+	from := en.last + 1
+	if from >= n {
+		from = 0
 	}
-	// Most picks find a warp that can issue at t: the first such in
-	// round-robin order wins, so a tight scan for it comes first.
+	// Most picks find a warp that can issue at t.
 	if en.issueFree <= t {
-		from := en.last + 1
-		if from >= n {
-			from = 0
-		}
-		i := en.readyAt(from, n, t)
-		if i < 0 {
-			i = en.readyAt(0, from, t)
-		}
-		if i >= 0 {
+		if i := en.ready.first(from, t, en.pipeFree); i >= 0 {
 			en.last = i
 			return en.warps[i], t, StallNone
 		}
 	}
-	// None can: the earliest start wins, ties to the first in round-robin
-	// order.
-	best, bestStart := -1, math.Inf(1)
-	for k, i := 0, en.last; k < n; k++ {
-		if i++; i >= n {
-			i = 0
-		}
-		// A warp's start is at least its inputs' readiness, so one whose
-		// inputs are ready no sooner than the best so far cannot win (this
-		// also skips warps with nothing to issue, at +Inf).
-		if en.nextReady[i] >= bestStart {
-			continue
-		}
-		if s := max(en.start(i), en.issueFree); s < bestStart {
-			best, bestStart = i, s
-		}
-	}
+	best, bestStart := en.ready.earliest(from, en.issueFree, en.pipeFree)
 	if best < 0 {
 		return nil, 0, StallNoWarp
 	}
 	en.last = best
 	w := en.warps[best]
+	if bestStart <= t {
+		return w, t, StallNone
+	}
 	// What the winner waits for: its inputs, unless a busy pipe is later.
 	s, why := w.nextReady, w.nextWhy
 	for m := w.nextPipes; m != 0; m &= m - 1 {
@@ -471,30 +450,6 @@ func (e *Engine) pick(en *engine, t float64) (*warpState, float64, Cause) {
 		}
 	}
 	return w, bestStart, why
-}
-
-// readyAt returns the first warp in [from, to) whose next group can start
-// at t (its inputs ready and its pipes free), or -1.
-func (en *engine) readyAt(from, to int, t float64) int {
-	ready := en.nextReady[from:to]
-	for k, r := range ready {
-		if r <= t && en.start(from+k) <= t {
-			return from + k
-		}
-	}
-	return -1
-}
-
-// start is when warp i's next group could start, as far as its inputs and
-// pipes go.
-func (en *engine) start(i int) float64 {
-	s := en.nextReady[i]
-	for m := en.nextPipes[i]; m != 0; m &= m - 1 {
-		if f := en.pipeFree[bits.TrailingZeros32(m)]; f > s {
-			s = f
-		}
-	}
-	return s
 }
 
 // prepare makes sure the warp knows its next group (running the executor
@@ -506,7 +461,7 @@ func (e *Engine) prepare(w *warpState) {
 	en := w.eng
 	if !e.fetchBlock(w) {
 		if !w.finished {
-			en.nextReady[w.pos] = math.Inf(1)
+			en.ready.set(w.pos, math.Inf(1), 0)
 		}
 		return
 	}
@@ -521,7 +476,7 @@ func (e *Engine) prepare(w *warpState) {
 	m := gp.mask
 	w.nextPipes = m
 	w.hasNext = true
-	en.nextReady[w.pos], en.nextPipes[w.pos] = s, m
+	en.ready.set(w.pos, s, m)
 }
 
 // fetchBlock runs the warp's next block in the executor and points the
@@ -721,8 +676,7 @@ func (e *Engine) finish(w *warpState, t float64) {
 	en := w.eng
 	i := w.pos
 	en.warps = append(en.warps[:i], en.warps[i+1:]...)
-	en.nextReady = append(en.nextReady[:i], en.nextReady[i+1:]...)
-	en.nextPipes = append(en.nextPipes[:i], en.nextPipes[i+1:]...)
+	en.ready.remove(i)
 	for _, x := range en.warps[i:] {
 		x.pos--
 	}
