@@ -188,8 +188,8 @@ func New(cfg Config) (*Engine, error) {
 		return nil, fmt.Errorf("internal: %d pipes; the engine tracks at most 32", npipes)
 	}
 	e.plans = makePlans(e.prog)
-	// A heap pays for itself only with many resident warps an engine.
-	flatReady := occ.ResidentWarpsPerEngine <= 24
+	// A heap can pay for itself only with many resident warps an engine.
+	adaptReady := occ.ResidentWarpsPerEngine > 24
 	for c := 0; c < g.Cores; c++ {
 		co := &core{id: c, freeSlot: make([]bool, e.maxWGsCore), firstActive: math.Inf(1)}
 		for i := range co.freeSlot {
@@ -197,7 +197,7 @@ func New(cfg Config) (*Engine, error) {
 		}
 		for k := 0; k < g.EnginesPerCore; k++ {
 			en := &engine{core: co, index: len(e.eng), pipeFree: make([]float64, npipes), pipeBusy: make([]float64, npipes), heapIdx: -1}
-			en.ready.flat = flatReady
+			en.ready.flat, en.ready.adapt = true, adaptReady
 			co.engines = append(co.engines, en)
 			e.eng = append(e.eng, en)
 		}

@@ -17,14 +17,20 @@ func trailingZeros(m uint32) int { return bits.TrailingZeros32(m) }
 // candidates; ties are broken by round-robin rank, so the choice does not
 // depend on the heap's layout.
 type readyQueue struct {
-	// flat: few warps an engine, so plain scans in round-robin order beat
-	// keeping the heap (which is then not kept).
-	flat  bool
-	key   []float64 // per warp: nextReady, +Inf with nothing to issue
-	pipes []uint32  // per warp: bit p, its next group uses pipe p
-	heap  []int32   // warp indices
-	at    []int32   // per warp: its index in heap
-	stack []int32   // scratch for bounded heap walks
+	// flat: plain scans in round-robin order, without keeping the heap.
+	// They win with few warps, or when most warps are ready (ALU-bound
+	// code: the next warp in order can issue); the heap wins with many
+	// warps mostly waiting (memory-bound code). The queue switches by what
+	// it measures over windows of picks; both choose the same warp.
+	flat    bool
+	adapt   bool      // may switch (many resident warps)
+	picks   int       // in this window
+	visited int       // flat: warps scanned; heap: picks the probe answered
+	key     []float64 // per warp: nextReady, +Inf with nothing to issue
+	pipes   []uint32  // per warp: bit p, its next group uses pipe p
+	heap    []int32   // warp indices
+	at      []int32   // per warp: its index in heap
+	stack   []int32   // scratch for bounded heap walks
 }
 
 // add appends a warp with nothing to issue yet.
@@ -39,10 +45,13 @@ func (q *readyQueue) add() {
 	}
 }
 
-// remove drops warp i; later warps move down one index, as in engine.warps.
+// remove drops warp i; later warps move down one index, as in
+// engine.warps. With i < 0 it only rebuilds the heap.
 func (q *readyQueue) remove(i int) {
-	q.key = append(q.key[:i], q.key[i+1:]...)
-	q.pipes = append(q.pipes[:i], q.pipes[i+1:]...)
+	if i >= 0 {
+		q.key = append(q.key[:i], q.key[i+1:]...)
+		q.pipes = append(q.pipes[:i], q.pipes[i+1:]...)
+	}
 	q.heap, q.at = q.heap[:len(q.key)], q.at[:len(q.key)]
 	for k := range q.heap {
 		q.heap[k] = int32(k)
@@ -122,14 +131,40 @@ func (q *readyQueue) start(i int, pipeFree []float64) float64 {
 // only the heap's nodes ready by t and their children.
 func (q *readyQueue) first(from int, t float64, pipeFree []float64) int {
 	n := len(q.heap)
+	if q.adapt {
+		q.review()
+	}
 	if q.flat {
-		if i := q.scanFirst(from, n, t, pipeFree); i >= 0 {
-			return i
+		i := q.scanFirst(from, n, t, pipeFree)
+		if i < 0 {
+			i = q.scanFirst(0, from, t, pipeFree)
 		}
-		return q.scanFirst(0, from, t, pipeFree)
+		if q.adapt {
+			if i < 0 {
+				q.visited += n
+			} else {
+				q.visited += rank(i, from, n) + 1
+			}
+		}
+		return i
 	}
 	if n == 0 || q.key[q.heap[0]] > t {
 		return -1
+	}
+	// When many warps are ready (ALU-bound code) the next few in
+	// round-robin order hold the answer; look there before walking the
+	// heap, which would visit every ready warp.
+	const probe = 8
+	if n > probe {
+		for k, i := 0, from; k < probe; k, i = k+1, i+1 {
+			if i >= n {
+				i = 0
+			}
+			if q.key[i] <= t && q.start(i, pipeFree) <= t {
+				q.visited++
+				return i
+			}
+		}
 	}
 	best, bestRank := -1, n
 	st := append(q.stack[:0], 0)
@@ -189,6 +224,24 @@ func (q *readyQueue) earliest(from int, floor float64, pipeFree []float64) (int,
 	}
 	q.stack = st
 	return best, bestStart
+}
+
+// review switches between the flat and heap forms every window of picks:
+// to the heap when flat scans average more than a probe's length, back to
+// flat when the probe answered most picks.
+func (q *readyQueue) review() {
+	const window, probe = 1024, 8
+	if q.picks++; q.picks < window {
+		return
+	}
+	switch {
+	case q.flat && q.visited > window*probe:
+		q.flat = false
+		q.remove(-1) // rebuild the heap
+	case !q.flat && q.visited > window/2:
+		q.flat = true
+	}
+	q.picks, q.visited = 0, 0
 }
 
 // scanFirst is first for warps [lo, hi), in index order.
