@@ -130,6 +130,17 @@ func (q *readyQueue) start(i int, pipeFree []float64) float64 {
 // with the lowest round-robin rank counted from warp from, or -1. It walks
 // only the heap's nodes ready by t and their children.
 func (q *readyQueue) first(from int, t float64, pipeFree []float64) int {
+	if q.flat && !q.adapt {
+		if i := q.scanFirst(from, len(q.key), t, pipeFree); i >= 0 {
+			return i
+		}
+		return q.scanFirst(0, from, t, pipeFree)
+	}
+	return q.firstAdaptive(from, t, pipeFree)
+}
+
+// firstAdaptive is first where the form may change, or is the heap.
+func (q *readyQueue) firstAdaptive(from int, t float64, pipeFree []float64) int {
 	n := len(q.heap)
 	if q.adapt {
 		q.review()
@@ -139,12 +150,10 @@ func (q *readyQueue) first(from int, t float64, pipeFree []float64) int {
 		if i < 0 {
 			i = q.scanFirst(0, from, t, pipeFree)
 		}
-		if q.adapt {
-			if i < 0 {
-				q.visited += n
-			} else {
-				q.visited += rank(i, from, n) + 1
-			}
+		if i < 0 {
+			q.visited += n
+		} else {
+			q.visited += rank(i, from, n) + 1
 		}
 		return i
 	}
@@ -256,19 +265,20 @@ func (q *readyQueue) scanFirst(lo, hi int, t float64, pipeFree []float64) int {
 
 // scanEarliest is earliest by a scan in round-robin order.
 func (q *readyQueue) scanEarliest(from int, floor float64, pipeFree []float64) (int, float64) {
-	n := len(q.key)
-	best, bestStart := -1, math.Inf(1)
-	for k, i := 0, from; k < n; k, i = k+1, i+1 {
-		if i >= n {
-			i = 0
-		}
+	best, bestStart := q.scanMin(from, len(q.key), -1, math.Inf(1), floor, pipeFree)
+	return q.scanMin(0, from, best, bestStart, floor, pipeFree)
+}
+
+// scanMin continues scanEarliest over warps [lo, hi) in index order.
+func (q *readyQueue) scanMin(lo, hi, best int, bestStart, floor float64, pipeFree []float64) (int, float64) {
+	for k, key := range q.key[lo:hi] {
 		// Keys no sooner than the best start cannot win (this also skips
 		// warps with nothing to issue, at +Inf).
-		if q.key[i] >= bestStart {
+		if key >= bestStart {
 			continue
 		}
-		if s := max(q.start(i, pipeFree), floor); s < bestStart {
-			best, bestStart = i, s
+		if s := max(q.start(lo+k, pipeFree), floor); s < bestStart {
+			best, bestStart = lo+k, s
 		}
 	}
 	return best, bestStart
