@@ -243,7 +243,7 @@ func (e *Engine) Run() (*Result, error) {
 			if !en.rearmed || e.err != nil {
 				break
 			}
-			if e.queue.Len() > 0 && !e.precedes(en, e.queue[0]) {
+			if e.queue.Len() > 0 && !(heapEntry{en.time, en.index, en}).before(e.queue[0]) {
 				e.queue.push(en)
 				en.inHeap = true
 				break
@@ -349,14 +349,6 @@ func (e *Engine) newWarp() *warpState {
 		return w
 	}
 	return &warpState{}
-}
-
-// precedes orders engines as the heap does.
-func (e *Engine) precedes(a, b *engine) bool {
-	if a.time != b.time {
-		return a.time < b.time
-	}
-	return a.index < b.index
 }
 
 // wake makes sure en will look for work no later than t.
@@ -721,29 +713,35 @@ func (e *Engine) finish(w *warpState, t float64) {
 }
 
 // engineHeap orders engines by the time they next try to issue (ties: the
-// engine's index, for determinism). A typed binary heap: the engine loop
-// pops and pushes once per issued group, so it avoids container/heap's
-// interface calls.
-type engineHeap []*engine
+// engine's index, for determinism). A typed binary heap whose entries carry
+// their keys: the engine loop pops and pushes once per issued group, and
+// comparing keys in place spares a visit to each engine's struct.
+type engineHeap []heapEntry
+
+type heapEntry struct {
+	time  float64
+	index int
+	en    *engine
+}
 
 func (h engineHeap) Len() int { return len(h) }
 
-func (h engineHeap) less(i, j int) bool {
-	if h[i].time != h[j].time {
-		return h[i].time < h[j].time
+func (a heapEntry) before(b heapEntry) bool {
+	if a.time != b.time {
+		return a.time < b.time
 	}
-	return h[i].index < h[j].index
+	return a.index < b.index
 }
 
 func (h engineHeap) swap(i, j int) {
 	h[i], h[j] = h[j], h[i]
-	h[i].heapIdx, h[j].heapIdx = i, j
+	h[i].en.heapIdx, h[j].en.heapIdx = i, j
 }
 
 func (h engineHeap) up(j int) {
 	for j > 0 {
 		i := (j - 1) / 2
-		if !h.less(j, i) {
+		if !h[j].before(h[i]) {
 			break
 		}
 		h.swap(i, j)
@@ -759,10 +757,10 @@ func (h engineHeap) down(i int) {
 			return
 		}
 		j := l
-		if r := l + 1; r < n && h.less(r, l) {
+		if r := l + 1; r < n && h[r].before(h[l]) {
 			j = r
 		}
-		if !h.less(j, i) {
+		if !h[j].before(h[i]) {
 			return
 		}
 		h.swap(i, j)
@@ -772,7 +770,7 @@ func (h engineHeap) down(i int) {
 
 func (h *engineHeap) push(en *engine) {
 	en.heapIdx = len(*h)
-	*h = append(*h, en)
+	*h = append(*h, heapEntry{en.time, en.index, en})
 	h.up(en.heapIdx)
 }
 
@@ -780,7 +778,7 @@ func (h *engineHeap) pop() *engine {
 	old := *h
 	n := len(old) - 1
 	old.swap(0, n)
-	en := old[n]
+	en := old[n].en
 	*h = old[:n]
 	if n > 0 {
 		h.down(0)
@@ -790,4 +788,7 @@ func (h *engineHeap) pop() *engine {
 }
 
 // fix restores the order after en's time decreased.
-func (h engineHeap) fix(en *engine) { h.up(en.heapIdx) }
+func (h engineHeap) fix(en *engine) {
+	h[en.heapIdx].time = en.time
+	h.up(en.heapIdx)
+}
