@@ -230,31 +230,35 @@ func (e *Engine) Run() (*Result, error) {
 			}
 		}
 	}
-	for e.queue.Len() > 0 && e.err == nil {
-		en := e.queue.pop()
-		en.inHeap = false
-		// The stepping engine re-arms in place (wake); it stays out of the
-		// heap for as long as it is still the earliest engine, which saves a
-		// push and a pop per issued group.
-		e.current = en
-		for {
-			en.rearmed = false
-			e.step(en)
-			if !en.rearmed || e.err != nil {
+	var en *engine
+	for e.err == nil {
+		if en == nil {
+			if e.queue.Len() == 0 {
 				break
 			}
-			if e.queue.Len() > 0 && !(heapEntry{en.time, en.index, en}).before(e.queue[0]) {
-				e.queue.push(en)
-				en.inHeap = true
-				break
-			}
+			en = e.queue.pop()
+			en.inHeap = false
 		}
-		e.current = nil
+		// The stepping engine re-arms in place (wake); it stays out of the
+		// heap for as long as it is still the earliest engine, and when it
+		// is not, it trades places with the earliest in one sift.
+		e.current = en
+		en.rearmed = false
+		e.step(en)
 		if e.d.Stats.WarpInsts > e.d.MaxWarpInsts {
 			return nil, fmt.Errorf("kernel %s did not finish within %d warp instructions (raise --max-instructions if it is meant to run longer): %w",
 				e.d.Prog.Entry, e.d.MaxWarpInsts, emu.ErrBudget)
 		}
+		switch {
+		case !en.rearmed:
+			en = nil
+		case e.queue.Len() > 0 && !(heapEntry{en.time, en.index, en}).before(e.queue[0]):
+			next := e.queue.replaceTop(en)
+			en.inHeap, next.inHeap = true, false
+			en = next
+		}
 	}
+	e.current = nil
 	if e.err != nil {
 		return nil, e.err
 	}
@@ -785,6 +789,17 @@ func (h *engineHeap) pop() *engine {
 	}
 	en.heapIdx = -1
 	return en
+}
+
+// replaceTop puts en in the heap in place of its earliest engine, which it
+// returns: a push and a pop in one sift.
+func (h engineHeap) replaceTop(en *engine) *engine {
+	old := h[0].en
+	old.heapIdx = -1
+	h[0] = heapEntry{en.time, en.index, en}
+	en.heapIdx = 0
+	h.down(0)
+	return old
 }
 
 // fix restores the order after en's time decreased.
