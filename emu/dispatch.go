@@ -234,7 +234,7 @@ func (w *Warp) reset(wg *WorkGroup, index int) {
 	w.alive = w.start
 	w.Killed = Mask{}
 	w.err = nil
-	w.lastBuf = nil
+	w.lastBuf, w.prevBuf = nil, nil
 	w.status = Running
 	w.stack = append(w.stack[:0], entry{block: 0, reconv: ir.NoBlock, mask: w.start})
 	w.WarpInsts, w.ThreadInsts, w.Blocks = 0, 0, 0

@@ -155,16 +155,30 @@ func (w *Warp) fault(in *ir.Inst, l int, space ir.Space, addr uint64, size int, 
 	w.err = f
 }
 
+// buffer finds the buffer holding n bytes at addr, or nil. Kernels mostly
+// alternate between a few buffers (load from one, store to another), so
+// the last two found are tried first.
+func (w *Warp) buffer(addr uint64, n int) *Buffer {
+	if b := w.lastBuf; b != nil && b.contains(addr, n) {
+		return b
+	}
+	if b := w.prevBuf; b != nil && b.contains(addr, n) {
+		w.lastBuf, w.prevBuf = b, w.lastBuf
+		return b
+	}
+	b := w.d.Mem.Find(addr, n)
+	if b != nil {
+		w.lastBuf, w.prevBuf = b, w.lastBuf
+	}
+	return b
+}
+
 // global returns the bytes at a global address for lane l, or faults.
 func (w *Warp) global(in *ir.Inst, l int, addr uint64, n int, write bool) []byte {
-	b := w.lastBuf
-	if b == nil || !b.contains(addr, n) {
-		b = w.d.Mem.Find(addr, n)
-		if b == nil {
-			w.fault(in, l, ir.SpaceGlobal, addr, n, write, "")
-			return nil
-		}
-		w.lastBuf = b
+	b := w.buffer(addr, n)
+	if b == nil {
+		w.fault(in, l, ir.SpaceGlobal, addr, n, write, "")
+		return nil
 	}
 	if write && b.ReadOnly {
 		w.fault(in, l, ir.SpaceGlobal, addr, n, write, "write to a read-only buffer")

@@ -290,15 +290,9 @@ func (w *Warp) contiguous(a []uint64, off uint64, total int, write bool) []byte 
 			return nil
 		}
 	}
-	b := w.lastBuf
 	n := len(a) * total
-	if b == nil || !b.contains(base, n) {
-		if b = w.d.Mem.Find(base, n); b == nil {
-			return nil
-		}
-		w.lastBuf = b
-	}
-	if write && b.ReadOnly {
+	b := w.buffer(base, n)
+	if b == nil || write && b.ReadOnly {
 		return nil
 	}
 	o := base - b.Base

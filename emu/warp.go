@@ -73,7 +73,8 @@ type Warp struct {
 	firstLocal int // local linear id of lane 0
 
 	err     error
-	lastBuf *Buffer
+	lastBuf *Buffer // the global buffers found last (see buffer)
+	prevBuf *Buffer
 	extPC   int32 // the extended instruction running, for its trace
 
 	// Trace, when non-nil, receives each Step's block and memory accesses.
