@@ -87,14 +87,20 @@ func BenchmarkTiming(b *testing.B) {
 		} {
 			b.Run(gpu+"/"+bc.name, func(b *testing.B) {
 				run := setupKernel(b, g, bc.file, bc.global, bc.local, bc.args...)
-				var insts float64
+				var insts, threadInsts float64
 				b.ResetTimer()
 				cpu0 := cpuSeconds()
 				for i := 0; i < b.N; i++ {
-					insts += run().Timing.Counters["warp_instructions"]
+					r := run()
+					insts += r.Timing.Counters["warp_instructions"]
+					threadInsts += float64(r.Stats.ThreadInsts)
 				}
 				cpu := cpuSeconds() - cpu0
 				b.ReportMetric(insts/b.Elapsed().Seconds()/1e6, "Mwarp-inst/s")
+				// Warps are 8 lanes wide on the G52, 32 on Rogue and 64 or
+				// 128 on Adreno: per work-item instruction the families'
+				// runs compare like for like.
+				b.ReportMetric(threadInsts/b.Elapsed().Seconds()/1e6, "Mthread-inst/s")
 				// Per CPU-second of this process: steadier than wall time on
 				// a shared machine (the garbage collector's CPU is included).
 				b.ReportMetric(insts/cpu/1e6, "Mwarp-inst/cpu-s")
