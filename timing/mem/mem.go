@@ -645,28 +645,30 @@ func (h *Hierarchy) sequential(now float64, core int, addrs []uint64, bytes int,
 	p := &h.p
 	lb := uint64(p.l1Line)
 	shift := p.l1Shift
-	cc := &h.c.L1[core]
+	srv := &h.l1Srv[core]
 	done, chain, cause := now, now, L1Hit
 	prevLine, prevReady := ^uint64(0), 0.0
+	// A task's transactions are mostly the same size: the service time of
+	// the last size is kept rather than divided out again.
+	lastChunk, lastOcc := -1, 0.0
+	var moved, repeats int64 // bytes; lookups of the line looked up just before
 	for _, a := range addrs {
 		for off, n := a, bytes; n > 0; {
 			chunk := min(n, p.burst, int(lb-off&(lb-1)))
-			occ := fmax(p.l1Slot, float64(chunk)/p.l1BPC)
-			start := h.l1Srv[core].take(now, occ)
-			end := tail(start, occ)
-			if write {
-				cc.WriteBytes += int64(chunk)
-			} else {
-				cc.ReadBytes += int64(chunk)
+			if chunk != lastChunk {
+				lastChunk, lastOcc = chunk, fmax(p.l1Slot, float64(chunk)/p.l1BPC)
 			}
+			occ := lastOcc
+			start := srv.take(now, occ)
+			end := tail(start, occ)
+			moved += int64(chunk)
 			line := off >> shift
 			var d float64
 			c := L1Hit
 			if line == prevLine {
 				// The transaction before looked this line up: it is
 				// present, most recently used and (for a store) dirty.
-				cc.Accesses++
-				cc.Hits++
+				repeats++
 				d = end
 				if !write {
 					d = fmax(end+p.l1Lat, prevReady)
@@ -681,6 +683,14 @@ func (h *Hierarchy) sequential(now float64, core int, addrs []uint64, bytes int,
 			off += uint64(chunk)
 			n -= chunk
 		}
+	}
+	cc := &h.c.L1[core]
+	cc.Accesses += repeats
+	cc.Hits += repeats
+	if write {
+		cc.WriteBytes += moved
+	} else {
+		cc.ReadBytes += moved
 	}
 	return Result{Done: done, Cause: cause}
 }
