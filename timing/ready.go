@@ -187,12 +187,7 @@ func (q *readyQueue) firstAdaptive(from int, t float64, pipeFree []float64) int 
 		if r := rank(i, from, n); r < bestRank && q.start(i, pipeFree) <= t {
 			best, bestRank = i, r
 		}
-		if c := 2*k + 1; int(c) < n {
-			st = append(st, c)
-			if c+1 < int32(n) {
-				st = append(st, c+1)
-			}
-		}
+		st = q.children(st, k)
 	}
 	q.stack = st
 	return best
@@ -224,12 +219,7 @@ func (q *readyQueue) earliest(from int, floor float64, pipeFree []float64) (int,
 		if r := rank(i, from, n); s < bestStart || s == bestStart && r < bestRank {
 			best, bestStart, bestRank = i, s, r
 		}
-		if c := 2*k + 1; int(c) < n {
-			st = append(st, c)
-			if c+1 < int32(n) {
-				st = append(st, c+1)
-			}
-		}
+		st = q.children(st, k)
 	}
 	q.stack = st
 	return best, bestStart
@@ -282,6 +272,18 @@ func (q *readyQueue) scanMin(lo, hi, best int, bestStart, floor float64, pipeFre
 		}
 	}
 	return best, bestStart
+}
+
+// children pushes heap node k's children onto a walk's stack.
+func (q *readyQueue) children(st []int32, k int32) []int32 {
+	n := int32(len(q.heap))
+	if c := 2*k + 1; c < n {
+		st = append(st, c)
+		if c+1 < n {
+			st = append(st, c+1)
+		}
+	}
+	return st
 }
 
 // rank is warp i's place in round-robin order starting at warp from.
