@@ -13,7 +13,7 @@ type cache struct {
 	sets      uint64
 	setMask   uint64 // sets-1 when sets is a power of two, else 0
 	assoc     int
-	stride    uint64 // lines of other slices between two lines of this cache (1 unless sliced)
+	stride    divider // lines of other slices between two lines of this cache (1 unless sliced)
 
 	tags  []uint64 // per way: line+1, 0 = invalid; a set's ways are adjacent
 	meta  []way    // per way
@@ -45,7 +45,7 @@ func newCache(sizeBytes, lineBytes, ways, stride int) *cache {
 		lineBytes: lineBytes,
 		sets:      uint64(sets),
 		assoc:     ways,
-		stride:    uint64(max(stride, 1)),
+		stride:    newDivider(uint64(max(stride, 1))),
 		tags:      make([]uint64, n),
 		meta:      make([]way, n),
 		order:     make([]uint32, n),
@@ -56,6 +56,33 @@ func newCache(sizeBytes, lineBytes, ways, stride int) *cache {
 	}
 	c.reset()
 	return c
+}
+
+// divider divides by a fixed number, with a shift when it is a power of
+// two: a 64-bit division costs tens of cycles, and every L2 access divides
+// by the slice count.
+type divider struct {
+	n     uint64
+	shift uint
+	pow2  bool
+}
+
+func newDivider(n uint64) divider {
+	return divider{n: n, shift: shiftOf(int(n)), pow2: n&(n-1) == 0}
+}
+
+func (d divider) div(x uint64) uint64 {
+	if d.pow2 {
+		return x >> d.shift
+	}
+	return x / d.n
+}
+
+func (d divider) mod(x uint64) uint64 {
+	if d.pow2 {
+		return x & (d.n - 1)
+	}
+	return x % d.n
 }
 
 // shiftOf is log2 of a power of two.
@@ -69,9 +96,7 @@ func shiftOf(n int) uint {
 
 // base is the index of a line's set's first way.
 func (c *cache) base(line uint64) int {
-	if c.stride > 1 {
-		line /= c.stride
-	}
+	line = c.stride.div(line)
 	if c.setMask != 0 || c.sets == 1 {
 		return int(line&c.setMask) * c.assoc
 	}

@@ -188,6 +188,10 @@ type Hierarchy struct {
 	local  []server // per on-chip local memory instance
 	banks  bankModel
 
+	// Service times of the last transfer size at each level's bandwidth
+	// (most transfers are whole lines, so the division is seldom redone).
+	l1Rate, pathRate, l2Rate, slcRate, dramRate rate
+
 	c       Counters
 	lines   []span   // scratch: the unique lines of one request
 	set     lineSet  // index of lines
@@ -224,6 +228,7 @@ type params struct {
 	l2Line  int
 	l2Shift uint
 	slices  int
+	slice   divider // by slices: a line's slice
 	l2Lat   float64
 	l2BPC   float64 // per slice
 	pathBPC float64 // per core
@@ -293,6 +298,7 @@ func New(g *arch.GPU) *Hierarchy {
 	p.l2Line = g.L2.LineBytes
 	p.l2Shift = shiftOf(g.L2.LineBytes)
 	p.slices = g.L2.Slices
+	p.slice = newDivider(uint64(g.L2.Slices))
 	p.l2Lat = float64(g.L2.LatencyCycles)
 	p.l2BPC = g.L2.BytesPerCycle
 	p.pathBPC = g.L2.CoreBytesPerCycle
@@ -340,6 +346,8 @@ func New(g *arch.GPU) *Hierarchy {
 		p.sequential = true
 		p.burst = g.Rogue.BurstBytes
 	}
+	h.l1Rate, h.pathRate, h.l2Rate = newRate(p.l1BPC), newRate(p.pathBPC), newRate(p.l2BPC)
+	h.slcRate, h.dramRate = newRate(p.slcBPC), newRate(p.dramBPC)
 	h.Reset()
 	h.stream = new(Stream)
 	for _, group := range [][]*cache{h.l1, h.tex, h.l2, {h.slc, h.tlb}} {
@@ -465,6 +473,25 @@ func (h *Hierarchy) Access(now float64, r *Request) Result {
 	return h.coalesced(now, r.Core, addrs, bytes, r.Kind == Store, r.NoL1)
 }
 
+// rate is a level's bandwidth in bytes per cycle, remembering the service
+// time of the last transfer size asked for.
+type rate struct {
+	bpc float64
+	n   int
+	occ float64
+}
+
+func newRate(bpc float64) rate { return rate{bpc: bpc, n: -1} }
+
+// cycles is the service time of n bytes: n / bpc, exactly as computed
+// afresh.
+func (r *rate) cycles(n int) float64 {
+	if n != r.n {
+		r.n, r.occ = n, float64(n)/r.bpc
+	}
+	return r.occ
+}
+
 // fmax is math.Max for the finite times the model deals in (inlined).
 func fmax(a, b float64) float64 {
 	if a > b {
@@ -581,7 +608,7 @@ func (h *Hierarchy) coalesced(now float64, core int, addrs []uint64, bytes int, 
 	}
 
 	total := h.gather(addrs, bytes, p.l1Line)
-	occ := fmax(float64(len(h.lines))*p.l1Slot, float64(total)/p.l1BPC)
+	occ := fmax(float64(len(h.lines))*p.l1Slot, h.l1Rate.cycles(total))
 	start := h.l1Srv[core].take(now, occ)
 	end := tail(start, occ)
 	cc := &h.c.L1[core]
@@ -718,7 +745,7 @@ func (h *Hierarchy) toL2(core int, addr uint64, n int, t float64, tlb bool) (ext
 	if tlb {
 		extra = h.translate(addr)
 	}
-	occ := float64(n) / h.p.pathBPC
+	occ := h.pathRate.cycles(n)
 	start = h.path[core].take(t, occ)
 	h.c.L2PathBytes[core] += int64(n)
 	return extra, start, tail(start, occ)
@@ -745,8 +772,8 @@ func (h *Hierarchy) l2Read(core int, addr uint64, n int, t float64, tlb bool) (f
 // l2ReadLine reads n bytes of one L2 line through its slice.
 func (h *Hierarchy) l2ReadLine(line uint64, n int, t, upstream float64) (float64, Cause) {
 	p := &h.p
-	sl := int(line % uint64(p.slices))
-	occ := float64(n) / p.l2BPC
+	sl := int(p.slice.mod(line))
+	occ := h.l2Rate.cycles(n)
 	ss := h.l2Srv[sl].take(t, occ)
 	end := fmax(upstream, tail(ss, occ))
 	cc := &h.c.L2[sl]
@@ -783,8 +810,8 @@ func (h *Hierarchy) l2Write(core int, addr uint64, n int, t float64, tlb bool) (
 
 func (h *Hierarchy) l2WriteLine(line uint64, n int, t float64) float64 {
 	p := &h.p
-	sl := int(line % uint64(p.slices))
-	occ := float64(n) / p.l2BPC
+	sl := int(p.slice.mod(line))
+	occ := h.l2Rate.cycles(n)
 	ss := h.l2Srv[sl].take(t, occ)
 	end := tail(ss, occ)
 	cc := &h.c.L2[sl]
@@ -813,7 +840,7 @@ func (h *Hierarchy) readBelow(addr uint64, n int, t, upstream float64) (float64,
 	done, cause := upstream, SLCHit
 	for first, last := addr>>p.slcShift, (addr+uint64(n)-1)>>p.slcShift; first <= last; first++ {
 		m := min(n, p.slcLine)
-		occ := float64(m) / p.slcBPC
+		occ := h.slcRate.cycles(m)
 		s := h.slcSrv.take(t, occ)
 		end := fmax(upstream, tail(s, occ))
 		cc := h.c.SLC
@@ -835,7 +862,7 @@ func (h *Hierarchy) readBelow(addr uint64, n int, t, upstream float64) (float64,
 
 func (h *Hierarchy) readDRAM(n int, t, upstream float64) float64 {
 	p := &h.p
-	occ := float64(n) / p.dramBPC
+	occ := h.dramRate.cycles(n)
 	s := h.dram.take(t, occ)
 	h.c.DRAMReadBytes += int64(n)
 	h.c.DRAMReadByStream[*h.stream] += int64(n)
@@ -859,7 +886,7 @@ func (h *Hierarchy) writeBelow(addr uint64, n int, t float64, st Stream) float64
 			}
 		}
 	}
-	occ := float64(n) / p.dramBPC
+	occ := h.dramRate.cycles(n)
 	s := h.dram.take(t, occ)
 	h.c.DRAMWriteBytes += int64(n)
 	h.c.DRAMWriteByStream[st] += int64(n)
@@ -886,7 +913,7 @@ func (h *Hierarchy) atomicL2(now float64, core int, addrs []uint64, bytes int, l
 	beyond := fmax(lat-p.l2Lat, 0) // the ALU's share of the round trip
 	for _, s := range h.lines {
 		extra := h.translate(s.line * uint64(p.l2Line))
-		sl := int(s.line % uint64(p.slices))
+		sl := int(p.slice.mod(s.line))
 		socc := float64(s.bytes) / p.l2BPC
 		ss := h.l2Srv[sl].take(ps, socc)
 		end := fmax(upstream, tail(ss, socc))
