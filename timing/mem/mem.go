@@ -516,10 +516,9 @@ func (h *Hierarchy) private(region uint64, r *Request) []uint64 {
 // gather fills h.lines with the unique lines (of lineBytes) the addresses
 // touch, in order of first touch, with the bytes touched in each (lanes
 // reading the same address as the lane before count once). It returns the
-// total bytes touched.
-func (h *Hierarchy) gather(addrs []uint64, bytes, lineBytes int) int {
+// total bytes touched. shift is log2 of lineBytes.
+func (h *Hierarchy) gather(addrs []uint64, bytes, lineBytes int, shift uint) int {
 	h.lines = h.lines[:0]
-	shift := shiftOf(lineBytes)
 	lb := uint64(lineBytes)
 	if contiguous(addrs, bytes) {
 		// The usual coalesced access: lanes reading consecutive elements.
@@ -591,7 +590,7 @@ func (h *Hierarchy) addSpan(line uint64, n int) {
 func (h *Hierarchy) coalesced(now float64, core int, addrs []uint64, bytes int, write, noL1 bool) Result {
 	p := &h.p
 	if !p.hasL1 || noL1 {
-		h.gather(addrs, bytes, p.l2Line)
+		h.gather(addrs, bytes, p.l2Line, p.l2Shift)
 		done, cause := now, L2Hit
 		for _, s := range h.lines {
 			addr := s.line * uint64(p.l2Line)
@@ -607,7 +606,7 @@ func (h *Hierarchy) coalesced(now float64, core int, addrs []uint64, bytes int, 
 		return Result{Done: done, Cause: cause}
 	}
 
-	total := h.gather(addrs, bytes, p.l1Line)
+	total := h.gather(addrs, bytes, p.l1Line, p.l1Shift)
 	occ := fmax(float64(len(h.lines))*p.l1Slot, h.l1Rate.cycles(total))
 	start := h.l1Srv[core].take(now, occ)
 	end := tail(start, occ)
@@ -899,7 +898,7 @@ func (h *Hierarchy) writeBelow(addr uint64, n int, t float64, st Stream) float64
 // line must be in L2 (fetched on a miss, then dirty). Atomics bypass the L1.
 func (h *Hierarchy) atomicL2(now float64, core int, addrs []uint64, bytes int, lat float64) Result {
 	p := &h.p
-	h.gather(addrs, bytes, p.l2Line)
+	h.gather(addrs, bytes, p.l2Line, p.l2Shift)
 	n := len(addrs) * bytes
 	h.c.AtomicOps += int64(len(addrs))
 	occ := float64(n) / p.pathBPC
@@ -965,7 +964,7 @@ func (h *Hierarchy) texture(now float64, r *Request, bytes int) Result {
 	occ := float64(samples) / p.texSPC
 	start := h.texSrv[unit].take(now, occ)
 	end := tail(start, occ)
-	total := h.gather(r.Addrs, bytes, p.texLine)
+	total := h.gather(r.Addrs, bytes, p.texLine, p.texShift)
 	cc := &h.c.TextureCache[unit]
 	cc.ReadBytes += int64(total)
 	done, cause := end+p.texLat, TextureUnit
