@@ -49,7 +49,9 @@ type entry struct {
 	mask          Mask
 }
 
-// Warp is a group of work-items executing in lockstep.
+// Warp is a group of work-items executing in lockstep. The fields every
+// Step reads come first, so that a warp coming back to run touches few
+// cache lines; the lane-list buffer, used only under divergence, is last.
 type Warp struct {
 	d     *Dispatch
 	prog  *Program
@@ -59,10 +61,26 @@ type Warp struct {
 	regs  []uint64 // slot-major: slot s, lane l at regs[s*width+l]
 	full  bool     // every lane of the warp is active
 	lanes []int32  // the active lanes when !full
-	lbuf  [MaxWidth]int32
 
 	stack []entry
 	alive Mask // lanes not yet finished
+
+	// Trace, when non-nil, receives each Step's block and memory accesses.
+	Trace *Trace
+
+	err     error
+	lastBuf *Buffer // the global buffers found last (see buffer)
+	prevBuf *Buffer
+
+	// Counters.
+	WarpInsts   uint64
+	ThreadInsts uint64
+	Blocks      uint64
+
+	status Status
+	last   int32 // the block the last Step ran
+	extPC  int32 // the extended instruction running, for its trace
+
 	start Mask // lanes that exist (a work-group's last warp may be partial)
 
 	priv  []byte // private frames, lane l at l*frame
@@ -72,23 +90,10 @@ type Warp struct {
 	index      int // warp index within the work-group
 	firstLocal int // local linear id of lane 0
 
-	err     error
-	lastBuf *Buffer // the global buffers found last (see buffer)
-	prevBuf *Buffer
-	extPC   int32 // the extended instruction running, for its trace
-
-	// Trace, when non-nil, receives each Step's block and memory accesses.
-	Trace *Trace
-
-	// Counters.
-	WarpInsts   uint64
-	ThreadInsts uint64
-	Blocks      uint64
-
 	// Killed lanes (fragment discard).
 	Killed Mask
-	status Status
-	last   int32 // the block the last Step ran
+
+	lbuf [MaxWidth]int32 // backs lanes
 }
 
 // LastBlock is the block the last Step ran (-1 before the first).
