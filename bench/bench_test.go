@@ -402,7 +402,11 @@ func checkValidationDoc(t *testing.T, v *Validation) {
 			outside++
 		}
 	}
-	fmt.Fprintf(&b, "\n**MAPE %.1f%% over %d figures; the largest error is %.1f%%.** %d figures are", v.MAPE, len(v.Figures), worst, outside)
+	are := "figures are"
+	if outside == 1 {
+		are = "figure is"
+	}
+	fmt.Fprintf(&b, "\n**MAPE %.1f%% over %d figures; the largest error is %.1f%%.** %d %s", v.MAPE, len(v.Figures), worst, outside, are)
 	docsync.Check(t, "../docs/validation.md", "<!-- BEGIN validate", "<!-- END validate -->", b.String(), *updateValidationDoc,
 		"rerun with -update-validation-doc and check the prose around it")
 }

@@ -151,9 +151,15 @@ func writesOnEdge(e ir.Edge, s int32) bool {
 }
 
 // terminator appends the block's terminator: a branch (switches compare each
-// case first), a return, or a barrier. Branches cost an issue slot.
+// case first), a return, or a barrier. Branches cost an issue slot, except
+// the jump of a block that does nothing else (a loop's continue block, an
+// entry or merge block with no code): compilers thread such jumps, so
+// the predecessors branch straight on and the block issues nothing.
 func (l *lowerer) terminator(blk *ir.Block) error {
 	t := blk.Term
+	if t.Kind == ir.TermBranch && len(l.ops) == 0 {
+		return nil
+	}
 	var reads []operand
 	if t.Kind == ir.TermCond || t.Kind == ir.TermSwitch {
 		reads = l.span(t.Cond, 1, 32)

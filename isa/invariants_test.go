@@ -44,7 +44,11 @@ func checkInvariants(t *testing.T, what string, lp *Program) {
 	for b, blk := range lp.Blocks {
 		ib := &p.Blocks[b]
 		if len(blk.Groups) == 0 {
-			t.Errorf("%s: block %d has no groups (its terminator costs an issue slot)", what, b)
+			// Only a block that just jumps (no instructions, no phi
+			// copies on its edge) is threaded away.
+			if ib.Start != ib.End || ib.Term.Kind != ir.TermBranch || len(ib.Succs) != 1 || len(ib.Succs[0].Moves) > 0 {
+				t.Errorf("%s: block %d has no groups (its terminator costs an issue slot)", what, b)
+			}
 			continue
 		}
 		lastMem := int32(-1)
