@@ -1,11 +1,10 @@
 package ir
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/pocketgpu/pocketgpu/internal/corpus"
 	"github.com/pocketgpu/pocketgpu/spirv"
 )
 
@@ -13,13 +12,8 @@ import (
 // answer with an *Error, never crash; an "internal error" (a recovered
 // panic) counts as a failure so that fuzzing finds the hole.
 func FuzzBuild(f *testing.F) {
-	for _, glob := range []string{"../internal/corpus/kernels/*.spv", "../cmd/pocketgpu/testdata/kernels/*.spv", "../spirv/testdata/*.spv"} {
-		files, _ := filepath.Glob(glob)
-		for _, file := range files {
-			if b, err := os.ReadFile(file); err == nil {
-				f.Add(b)
-			}
-		}
+	for _, b := range corpus.SPIRVSeeds("../cmd/pocketgpu/testdata/kernels/*.spv", "../spirv/testdata/*.spv") {
+		f.Add(b)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		m, err := spirv.Decode(data)

@@ -2,11 +2,10 @@ package isa
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/pocketgpu/pocketgpu/arch"
+	"github.com/pocketgpu/pocketgpu/internal/corpus"
 	"github.com/pocketgpu/pocketgpu/ir"
 	"github.com/pocketgpu/pocketgpu/spirv"
 )
@@ -16,13 +15,8 @@ import (
 // refuse an operation the GPU lacks, but it must not panic, and what it
 // lowers must keep the engine's contract (checkInvariants).
 func FuzzLower(f *testing.F) {
-	for _, glob := range []string{"../internal/corpus/kernels/*.spv", "../cmd/pocketgpu/testdata/kernels/*.spv", "../device/testdata/kernels/*.spv"} {
-		files, _ := filepath.Glob(glob)
-		for _, file := range files {
-			if b, err := os.ReadFile(file); err == nil {
-				f.Add(b)
-			}
-		}
+	for _, b := range corpus.SPIRVSeeds("../cmd/pocketgpu/testdata/kernels/*.spv", "../device/testdata/kernels/*.spv") {
+		f.Add(b)
 	}
 	var gpus []*arch.GPU
 	for _, id := range []string{"mali-g52", "adreno-640", "powervr-gx6250", "mali-t760"} {

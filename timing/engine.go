@@ -13,7 +13,6 @@ package timing
 import (
 	"fmt"
 	"math"
-	"math/bits"
 
 	"github.com/pocketgpu/pocketgpu/arch"
 	"github.com/pocketgpu/pocketgpu/emu"
@@ -73,12 +72,10 @@ type warpState struct {
 	outstanding float64     // the last store/atomic completes
 	after       emu.Status  // what the executor said after the current block
 	hasNext     bool        // the fields below describe a group ready to consider
-	nextReady   float64
-	nextWhy     Cause
-	nextPipes   uint32 // bit p: the next group uses pipe p
-	pos         int    // index in eng.warps
-	waiting     bool   // at a barrier
-	fetched     bool   // the next group's code has been fetched
+	nextWhy     Cause       // what the next group's inputs wait for (its readiness is in eng.ready)
+	pos         int         // index in eng.warps
+	waiting     bool        // at a barrier
+	fetched     bool        // the next group's code has been fetched
 	finished    bool
 }
 
@@ -438,14 +435,7 @@ func (e *Engine) pick(en *engine, t float64) (*warpState, float64, Cause) {
 	if bestStart <= t {
 		return w, t, StallNone
 	}
-	// What the winner waits for: its inputs, unless a busy pipe is later.
-	s, why := w.nextReady, w.nextWhy
-	for m := w.nextPipes; m != 0; m &= m - 1 {
-		if f := en.pipeFree[bits.TrailingZeros32(m)]; f > s {
-			s, why = f, StallPipe
-		}
-	}
-	return w, bestStart, why
+	return w, bestStart, en.ready.waitsFor(best, w.nextWhy, en.pipeFree)
 }
 
 // prepare makes sure the warp knows its next group (running the executor
@@ -468,11 +458,9 @@ func (e *Engine) prepare(w *warpState) {
 			s, why = x.at, x.why
 		}
 	}
-	w.nextReady, w.nextWhy = s, why
-	m := gp.mask
-	w.nextPipes = m
+	w.nextWhy = why
 	w.hasNext = true
-	en.ready.set(w.pos, s, m)
+	en.ready.set(w.pos, s, gp.mask)
 }
 
 // fetchBlock runs the warp's next block in the executor and points the

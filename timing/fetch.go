@@ -59,7 +59,7 @@ func (c *lru) insert(line uint64, ready float64) {
 // its engines, and a miss brings the line over the core's path to L2.
 type fetcher struct {
 	line                    uint64
-	lineShift               int // log2 of line when it is a power of two, else -1
+	lineShift               uint // log2 of line (arch keeps line_bytes a power of two)
 	missLatency             float64
 	refill                  float64
 	cacheBW                 float64 // bytes per cycle from the core's cache to its engines
@@ -76,12 +76,9 @@ func newFetcher(g *arch.GPU, cores, engines int) *fetcher {
 	if ic.SizeKiB <= 0 || ic.LineBytes <= 0 {
 		return nil
 	}
-	f := &fetcher{line: uint64(ic.LineBytes), lineShift: -1, missLatency: float64(ic.MissLatencyCycles), refill: float64(ic.BufferRefillCycles),
+	f := &fetcher{line: uint64(ic.LineBytes), lineShift: uint(bits.TrailingZeros(uint(ic.LineBytes))), missLatency: float64(ic.MissLatencyCycles), refill: float64(ic.BufferRefillCycles),
 		cacheBW: float64(ic.FetchBytesPerCycle), l2BW: g.L2.CoreBytesPerCycle,
 		cacheFree: make([]float64, cores), l2Free: make([]float64, cores)}
-	if n := ic.LineBytes; n&(n-1) == 0 {
-		f.lineShift = bits.TrailingZeros(uint(n))
-	}
 	for c := 0; c < cores; c++ {
 		f.core = append(f.core, newLRU(ic.SizeKiB*1024, ic.LineBytes))
 	}
@@ -95,14 +92,6 @@ func newFetcher(g *arch.GPU, cores, engines int) *fetcher {
 	return f
 }
 
-// lineOf is the code line holding a byte offset.
-func (f *fetcher) lineOf(off uint64) uint64 {
-	if f.lineShift >= 0 {
-		return off >> uint(f.lineShift)
-	}
-	return off / f.line
-}
-
 // fetch brings a group's code lines to the engine at time t and returns
 // when they are all there.
 func (f *fetcher) fetch(core, engine int, offset, bytes int32, t float64) float64 {
@@ -110,7 +99,7 @@ func (f *fetcher) fetch(core, engine int, offset, bytes int32, t float64) float6
 		return t
 	}
 	done := t
-	first, last := f.lineOf(uint64(offset)), f.lineOf(uint64(offset)+uint64(bytes)-1)
+	first, last := uint64(offset)>>f.lineShift, (uint64(offset)+uint64(bytes)-1)>>f.lineShift
 	for l := first; l <= last; l++ {
 		buf := f.engine[engine]
 		if buf != nil {

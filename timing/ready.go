@@ -5,8 +5,6 @@ import (
 	"math/bits"
 )
 
-func trailingZeros(m uint32) int { return bits.TrailingZeros32(m) }
-
 // readyQueue is an engine's resident warps ordered by when their next
 // group's inputs are ready: a binary min-heap of warp indices (positions in
 // engine.warps) keyed by nextReady, so pick visits only the warps that can
@@ -119,11 +117,23 @@ func (q *readyQueue) down(k int) {
 func (q *readyQueue) start(i int, pipeFree []float64) float64 {
 	s := q.key[i]
 	for m := q.pipes[i]; m != 0; m &= m - 1 {
-		if f := pipeFree[trailingZeros(m)]; f > s {
+		if f := pipeFree[bits.TrailingZeros32(m)]; f > s {
 			s = f
 		}
 	}
 	return s
+}
+
+// waitsFor is what keeps warp i from starting: inputs (what its inputs
+// wait for), unless one of its pipes is busy later than they are ready.
+func (q *readyQueue) waitsFor(i int, inputs Cause, pipeFree []float64) Cause {
+	s, why := q.key[i], inputs
+	for m := q.pipes[i]; m != 0; m &= m - 1 {
+		if f := pipeFree[bits.TrailingZeros32(m)]; f > s {
+			s, why = f, StallPipe
+		}
+	}
+	return why
 }
 
 // first returns the warp that can start at t (inputs ready, pipes free)

@@ -20,7 +20,9 @@ import (
 	"embed"
 	"fmt"
 	"math"
+	"os"
 	"path"
+	"path/filepath"
 	"strings"
 
 	"github.com/pocketgpu/pocketgpu/kernel"
@@ -114,6 +116,28 @@ func Lookup(name string) (Case, bool) {
 		}
 	}
 	return Case{}, false
+}
+
+// SPIRVSeeds is every prebuilt module of the corpus, in name order, then
+// the files matching each of globs (other test modules): the seed inputs
+// of the fuzz targets that take SPIR-V. Unreadable files are skipped.
+func SPIRVSeeds(globs ...string) [][]byte {
+	var seeds [][]byte
+	entries, _ := files.ReadDir(Dir)
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), ".spv") {
+			seeds = append(seeds, mustRead(path.Join(Dir, e.Name())))
+		}
+	}
+	for _, glob := range globs {
+		names, _ := filepath.Glob(glob)
+		for _, name := range names {
+			if b, err := os.ReadFile(name); err == nil {
+				seeds = append(seeds, b)
+			}
+		}
+	}
+	return seeds
 }
 
 func mustRead(name string) []byte {
