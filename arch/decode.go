@@ -103,6 +103,9 @@ func parse(data []byte, o parseOpts) (*GPU, error) {
 	if err := g.Validate(); err != nil {
 		return nil, err
 	}
+	if o.user && g.Base != "" && !d.set["name"] {
+		g.Name = g.deriveName(g.Name, d.set)
+	}
 	return g, nil
 }
 

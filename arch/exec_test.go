@@ -23,7 +23,7 @@ func TestExecutionParseErrors(t *testing.T) {
 		{"expansion to itself", "base: adreno-615\nops:\n  int8_add: {expands_to: [int8_add]}\n", 3, "ops.int8_add.expands_to[0]", "itself expanded"},
 		{"expansion to unsupported", "base: adreno-615\nops:\n  int8_add: {expands_to: [fp64_add]}\n", 3, "ops.int8_add.expands_to[0]", "cannot execute"},
 		{"no alu latency", "base: mali-g52\nexecution: {alu_latency_cycles: null}\n", 2, "execution.alu_latency_cycles", "required"},
-		{"latency range", "base: mali-g52\nexecution: {sfu_latency_cycles: 0}\n", 2, "execution.sfu_latency_cycles", "missing"},
+		{"latency range", "base: mali-g52\nexecution: {sfu_latency_cycles: 0}\n", 2, "execution.sfu_latency_cycles", "0 is out of range"},
 		{"icache line", "base: mali-g52\ninstruction_cache: {line_bytes: 48}\n", 2, "instruction_cache.line_bytes", "not a power of two"},
 		{"icache smaller than line", "base: mali-g52\ninstruction_cache: {size_kib: 1, line_bytes: 2048}\n", 2, "instruction_cache.size_kib", "smaller than one 2048-byte line"},
 		{"buffer not smaller", "base: mali-g52\ninstruction_cache: {engine_buffer_bytes: 8192}\n", 2, "instruction_cache.engine_buffer_bytes", "not smaller than the 8 KiB cache"},
@@ -31,7 +31,7 @@ func TestExecutionParseErrors(t *testing.T) {
 		{"old icache field", "base: mali-g52\nbifrost: {icache_kib: 8}\n", 2, "bifrost.icache_kib", "unknown field"},
 		{"quadword tag", "base: mali-g52\nbifrost: {quadword_tag_bits: 64, quadword_bits: 64}\n", 2, "bifrost.quadword_tag_bits", "leaves nothing"},
 		{"uniform port", "base: mali-g52\nbifrost: {uniform_port_bits: 16}\n", 2, "bifrost.uniform_port_bits", "out of range"},
-		{"adreno repeat", "base: adreno-640\nadreno: {repeat_max: 0}\n", 2, "adreno.repeat_max", "missing"},
+		{"adreno repeat", "base: adreno-640\nadreno: {repeat_max: 0}\n", 2, "adreno.repeat_max", "0 is out of range"},
 		{"midgard align", "base: mali-t760\nmidgard: {bundle_align_bits: 100}\n", 2, "midgard.bundle_align_bits", "not a power of two"},
 	}
 	for _, tt := range tests {

@@ -110,6 +110,10 @@ func (g *GPU) validateFields(v reflect.Value, prefix string) error {
 		switch {
 		case isLeaf(m.typ):
 			if fv.IsZero() || (fv.Kind() == reflect.Slice && fv.Len() == 0) {
+				if _, given := g.origins[path]; given && m.rangeText() != "" {
+					// Given but zero (or empty): say so rather than "missing".
+					return g.at(path, "%s is out of range; want %s%s", zeroText(fv), typeName(m.typ), allowedSuffix(m))
+				}
 				if !m.opt {
 					return g.at(path, "missing; want %s%s", typeName(m.typ), allowedSuffix(m))
 				}
@@ -434,4 +438,15 @@ func (g *GPU) validateExecution() error {
 		return g.errAt([]string{"bifrost.quadword_tag_bits", "bifrost.quadword_bits"}, "a %d-bit tag leaves nothing of a %d-bit quadword", b.QuadwordTagBits, b.QuadwordBits)
 	}
 	return nil
+}
+
+// zeroText names a zero leaf the way the user wrote it.
+func zeroText(v reflect.Value) string {
+	switch v.Kind() {
+	case reflect.Slice:
+		return "an empty list"
+	case reflect.String:
+		return `""`
+	}
+	return "0"
 }
