@@ -14,6 +14,8 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/pocketgpu/pocketgpu/internal/suggest"
 )
 
 // Parse decodes a GPU description written by a user. The file usually names
@@ -143,7 +145,7 @@ func (d *decoder) base(doc *yaml.Node, o parseOpts) (*GPU, error) {
 		}
 		id, ok := resolveID(v.Value, o.presetID == "")
 		if !ok {
-			return nil, &ConfigError{File: o.file, Line: v.Line, Path: "base", Msg: fmt.Sprintf("unknown preset or GPU ID %q; nearest presets: %s", v.Value, strings.Join(nearest(v.Value, PresetIDs(), 3), ", "))}
+			return nil, &ConfigError{File: o.file, Line: v.Line, Path: "base", Msg: fmt.Sprintf("unknown preset or GPU ID %q; nearest presets: %s", v.Value, strings.Join(suggest.Nearest(v.Value, PresetIDs(), 3), ", "))}
 		}
 		if id == o.presetID {
 			return nil, &ConfigError{File: o.file, Line: v.Line, Path: "base", Msg: "a preset cannot be its own base"}
@@ -273,7 +275,7 @@ func (d *decoder) unknownField(k *yaml.Node, path string, t reflect.Type, root b
 	} else {
 		allowed = append(allowed, "source")
 	}
-	return d.errAt(k, full, "unknown field%s; allowed here: %s", didYouMean(key, allowed), strings.Join(allowed, ", "))
+	return d.errAt(k, full, "unknown field%s; allowed here: %s", suggest.DidYouMean(key, allowed), strings.Join(allowed, ", "))
 }
 
 func (d *decoder) sourceText(n *yaml.Node, path string) (string, error) {
@@ -547,7 +549,7 @@ func (d *decoder) ops(node *yaml.Node, fv reflect.Value, path, inherited string)
 		}
 		cp := path + "." + class
 		if !isOpClass(class) {
-			return d.errAt(k, cp, "unknown op class%s; the classes are: %s", didYouMean(class, OpClasses), strings.Join(OpClasses, ", "))
+			return d.errAt(k, cp, "unknown op class%s; the classes are: %s", suggest.DidYouMean(class, OpClasses), strings.Join(OpClasses, ", "))
 		}
 		if v.Kind == yaml.AliasNode {
 			return d.errAt(v, cp, "YAML aliases are not supported; write the value out")

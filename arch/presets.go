@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/pocketgpu/pocketgpu/internal/suggest"
 )
 
 // Every preset is one YAML file; the file name (without .yaml) is its id.
@@ -36,7 +38,7 @@ func PresetIDs() []string {
 func loadPreset(id string, depth int) (*GPU, error) {
 	data, err := presetFS.ReadFile(path.Join("presets", id+".yaml"))
 	if err != nil {
-		return nil, &UnknownGPUError{Name: id, Nearest: nearest(id, PresetIDs(), 3)}
+		return nil, &UnknownGPUError{Name: id, Nearest: suggest.Nearest(id, PresetIDs(), 3)}
 	}
 	g, err := parse(data, parseOpts{file: "preset " + id, presetID: id, depth: depth})
 	if err != nil {
@@ -142,7 +144,7 @@ func Lookup(name string) (*GPU, error) {
 	if looksLikeFile(name) {
 		return Load(name)
 	}
-	return nil, &UnknownGPUError{Name: name, Nearest: nearest(name, PresetIDs(), 3)}
+	return nil, &UnknownGPUError{Name: name, Nearest: suggest.Nearest(name, PresetIDs(), 3)}
 }
 
 func looksLikeFile(name string) bool {

@@ -5,6 +5,8 @@ import (
 	"math"
 	"reflect"
 	"strings"
+
+	"github.com/pocketgpu/pocketgpu/internal/suggest"
 )
 
 // Validate checks every parameter (presence, type range, allowed values) and
@@ -26,7 +28,7 @@ func (g *GPU) Validate() error {
 		if g.Family == "" {
 			return g.at("family", "missing; want one of %s", strings.Join(names, ", "))
 		}
-		return g.at("family", "%q is not allowed%s; allowed: %s", g.Family, didYouMean(string(g.Family), names), strings.Join(names, ", "))
+		return g.at("family", "%q is not allowed%s; allowed: %s", g.Family, suggest.DidYouMean(string(g.Family), names), strings.Join(names, ", "))
 	}
 	// Family sections: exactly the one for the family.
 	sections := map[Family]bool{
@@ -171,7 +173,7 @@ func (g *GPU) checkLeaf(fv reflect.Value, path string, m fieldMeta) error {
 					return nil
 				}
 			}
-			return g.at(path, "%q is not allowed%s; allowed: %s", fv.String(), didYouMean(fv.String(), m.enum), strings.Join(m.enum, ", "))
+			return g.at(path, "%q is not allowed%s; allowed: %s", fv.String(), suggest.DidYouMean(fv.String(), m.enum), strings.Join(m.enum, ", "))
 		}
 	case reflect.Slice:
 		for i := 0; i < fv.Len(); i++ {
@@ -379,7 +381,7 @@ func (g *GPU) validatePipesAndOps() error {
 		}
 		for i, p := range op.Pipes {
 			if !names[p] {
-				return g.at(fmt.Sprintf("%s.pipes[%d]", path, i), "unknown pipe %q%s; the engine's pipes are: %s", p, didYouMean(p, list), strings.Join(list, ", "))
+				return g.at(fmt.Sprintf("%s.pipes[%d]", path, i), "unknown pipe %q%s; the engine's pipes are: %s", p, suggest.DidYouMean(p, list), strings.Join(list, ", "))
 			}
 		}
 		if op.Rate == 0 && op.CyclesPerWarp == 0 {
@@ -408,7 +410,7 @@ func (g *GPU) validateExpansion(class string, op *OpCost) error {
 	for i, c := range op.ExpandsTo {
 		p := fmt.Sprintf("%s.expands_to[%d]", path, i)
 		if !isOpClass(c) {
-			return g.at(p, "unknown op class %q%s; the classes are: %s", c, didYouMean(c, OpClasses), strings.Join(OpClasses, ", "))
+			return g.at(p, "unknown op class %q%s; the classes are: %s", c, suggest.DidYouMean(c, OpClasses), strings.Join(OpClasses, ", "))
 		}
 		t := g.Ops[c]
 		if c == class || (t != nil && len(t.ExpandsTo) > 0) {
