@@ -255,6 +255,7 @@ type Tiling struct {
 	BinMaxW                int  `yaml:"bin_max_w" opt:"" min:"1" max:"65536" unit:"px" doc:"largest bin width"`
 	BinMaxH                int  `yaml:"bin_max_h" opt:"" min:"1" max:"65536" unit:"px" doc:"largest bin height"`
 	VisibilityStreamPipes  int  `yaml:"visibility_stream_pipes" opt:"" min:"1" max:"1024" unit:"pipes" doc:"visibility-stream (VSC) pipes"`
+	MaxColorAttachments    int  `yaml:"max_color_attachments" opt:"" min:"1" max:"64" unit:"attachments" doc:"colour attachments (render targets) a render pass may bind"`
 }
 
 // CommandProcessor describes the front end.

@@ -322,7 +322,7 @@ func (g *GPU) finish(o *Occupancy, ex []string) {
 	if o.MaxThreadsPerCore > 0 {
 		o.Occupancy = round6(float64(o.ResidentThreadsPerCore) / float64(o.MaxThreadsPerCore))
 	}
-	ex = append(ex, fmt.Sprintf("per core: %d warps, %d threads (%.0f%% of %d); GPU-wide over %d cores: %d warps, %d threads; limited by %s",
+	ex = append(ex, fmt.Sprintf("per core: %d warps, %d threads (%.1f%% of %d); GPU-wide over %d cores: %d warps, %d threads; limited by %s",
 		o.ResidentWarpsPerCore, o.ResidentThreadsPerCore, o.Occupancy*100, o.MaxThreadsPerCore, g.Cores, o.ResidentWarps, o.ResidentThreads, o.LimitedBy))
 	o.Explanation = ex
 }

@@ -129,6 +129,9 @@ func AdrenoBins(g *arch.GPU, q BinQuery) (*BinLayout, error) {
 	if len(q.Colors) == 0 && (q.Depth == "" || q.Depth == "none") {
 		return nil, inputErrorf("no attachments: give --color and/or --depth")
 	}
+	if m := t.MaxColorAttachments; m > 0 && len(q.Colors) > m {
+		return nil, inputErrorf("%d colour attachments: %s binds at most %d (tiling.max_color_attachments)", len(q.Colors), g.ID, m)
+	}
 	for i, c := range q.Colors {
 		b, ok := ColorFormats[c]
 		if !ok {

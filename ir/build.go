@@ -106,6 +106,9 @@ func Build(m *spirv.Module, entry string, opt Options) (p *Program, err error) {
 	if err := b.module(); err != nil {
 		return nil, err
 	}
+	if err := b.checkSpecIDs(); err != nil {
+		return nil, err
+	}
 	if err := b.entryFunction(); err != nil {
 		return nil, err
 	}
@@ -781,3 +784,39 @@ func (b *builder) finish() error {
 }
 
 var errRecursion = errors.New("recursion")
+
+// checkSpecIDs refuses an override for a SpecId the module does not have:
+// silently ignoring it would run a different kernel from the one asked for.
+func (b *builder) checkSpecIDs() error {
+	have := map[uint32]string{}
+	var ids []uint32
+	for _, c := range b.p.SpecConsts {
+		if _, dup := have[c.SpecID]; !dup {
+			ids = append(ids, c.SpecID)
+		}
+		have[c.SpecID] = c.Name
+	}
+	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
+	var list []string
+	for _, id := range ids {
+		s := strconv.FormatUint(uint64(id), 10)
+		if n := have[id]; n != "" {
+			s += " (" + n + ")"
+		}
+		list = append(list, s)
+	}
+	var missing []uint32
+	for id := range b.opt.Spec {
+		if _, ok := have[id]; !ok {
+			missing = append(missing, id)
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	sort.Slice(missing, func(i, j int) bool { return missing[i] < missing[j] })
+	if len(list) == 0 {
+		return &Error{Msg: fmt.Sprintf("specialization constant %d: the module has no specialization constants", missing[0])}
+	}
+	return &Error{Msg: fmt.Sprintf("specialization constant %d: the module has none with that SpecId; it has %s", missing[0], strings.Join(list, ", "))}
+}

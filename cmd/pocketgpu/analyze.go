@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -27,7 +26,9 @@ type analyzeOpts struct {
 	includes  []string
 	specs     []string
 	warpWidth int
-	asJSON    bool
+	// warpWidthSet tells --warp-width 0 (refused) from no flag.
+	warpWidthSet bool
+	asJSON       bool
 }
 
 func newAnalyzeCmd() *cobra.Command {
@@ -54,17 +55,19 @@ The JSON keys are described in docs/timing.md (Instruction lowering).`,
   pocketgpu analyze --gpu mali-g52 --gpu adreno-640 --gpu powervr-gx6250 kernel.spv --json`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			o.warpWidthSet = cmd.Flags().Changed("warp-width")
 			return runAnalyze(cmd.OutOrStdout(), args[0], &o)
 		},
 	}
 	f := cmd.Flags()
 	f.StringArrayVar(&o.gpus, "gpu", nil, "the GPU (repeat to compare): "+gpuArgHelp)
 	f.StringVar(&o.entry, "entry", "", "the entry point (default: the module's only one)")
-	f.StringArrayVarP(&o.defines, "define", "D", nil, "preprocessor definition `NAME[=VALUE]` for .cl/.comp sources")
-	f.StringArrayVarP(&o.includes, "include", "I", nil, "#include search `DIR` for sources")
-	f.StringArrayVar(&o.specs, "spec", nil, "override a specialization constant: `ID=VALUE`")
+	f.StringArrayVarP(&o.defines, "define", "D", nil, "a preprocessor definition for .cl/.comp sources")
+	f.StringArrayVarP(&o.includes, "include", "I", nil, "a directory to search for #include in sources")
+	f.StringArrayVar(&o.specs, "spec", nil, "set the specialization constant with SpecId ID")
 	f.IntVar(&o.warpWidth, "warp-width", 0, "lower for this warp width instead of the one the occupancy rules choose")
 	f.BoolVar(&o.asJSON, "json", false, "print the report as JSON")
+	nameArgs(cmd, "gpu", "GPU", "entry", "NAME", "define", "NAME[=VALUE]", "include", "DIR", "spec", "ID=VALUE", "warp-width", "N")
 	_ = cmd.MarkFlagRequired("gpu")
 	return cmd
 }
@@ -81,8 +84,8 @@ func runAnalyze(out io.Writer, path string, o *analyzeOpts) error {
 	if len(gpus) == 0 {
 		return badInputf("no GPU: give --gpu (`pocketgpu gpus` lists them)")
 	}
-	if o.warpWidth < 0 {
-		return badInputf("--warp-width %d: give a positive width, or leave it out for the GPU's choice", o.warpWidth)
+	if o.warpWidthSet && o.warpWidth <= 0 {
+		return badInputf("--warp-width %d: want a positive width (leave it out for the GPU's choice)", o.warpWidth)
 	}
 	spec := map[uint32]string{}
 	for _, s := range o.specs {
@@ -102,8 +105,8 @@ func runAnalyze(out io.Writer, path string, o *analyzeOpts) error {
 		if err != nil {
 			return runError(err)
 		}
-		if o.warpWidth > 0 && !contains(g.WarpSizes, o.warpWidth) {
-			return badInputf("--warp-width %d: %s schedules warps of %v", o.warpWidth, g.ID, g.WarpSizes)
+		if err := checkWarpWidth(g, o.warpWidth); err != nil {
+			return err
 		}
 		r, err := isa.Analyze(k.IR, g, o.warpWidth)
 		if err != nil {
@@ -126,15 +129,6 @@ func runAnalyze(out io.Writer, path string, o *analyzeOpts) error {
 	return writeAnalyzeText(out, reports)
 }
 
-func contains(list []int, x int) bool {
-	for _, v := range list {
-		if v == x {
-			return true
-		}
-	}
-	return false
-}
-
 // writeAnalyzeText prints the reports side by side.
 func writeAnalyzeText(out io.Writer, rs []*isa.Report) error {
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
@@ -152,8 +146,7 @@ func writeAnalyzeText(out io.Writer, rs []*isa.Report) error {
 	row("registers per thread", func(r *isa.Report) string { return fmt.Sprint(r.Registers) })
 	row("spilled per thread", func(r *isa.Report) string { return fmt.Sprintf("%d B", r.SpillBytes) })
 	row("occupancy", func(r *isa.Report) string {
-		pct := strings.TrimSuffix(fmt.Sprintf("%.1f", r.Occupancy.Occupancy*100), ".0")
-		return fmt.Sprintf("%s%% (%d threads/core)", pct, r.Occupancy.ResidentThreadsPerCore)
+		return fmt.Sprintf("%s (%d threads/core)", formatPct(r.Occupancy.Occupancy*100), r.Occupancy.ResidentThreadsPerCore)
 	})
 	row("limited by", func(r *isa.Report) string { return r.Occupancy.LimitedBy })
 	row("code", func(r *isa.Report) string { return fmt.Sprintf("%d B", r.CodeBytes) })
@@ -188,8 +181,8 @@ func writeAnalyzeText(out io.Writer, rs []*isa.Report) error {
 			if r.Rogue == nil {
 				return "-"
 			}
-			return fmt.Sprintf("%d × %d-bit regs/thread, %d tasks/USC (%s%%)", r.Rogue.UnifiedStoreRegisters, r.Rogue.RegisterBits,
-				r.Rogue.ResidentTasks, fmtFloat(r.Rogue.StoreShare*100))
+			return fmt.Sprintf("%d × %d-bit regs/thread, %d tasks/USC (%s)", r.Rogue.UnifiedStoreRegisters, r.Rogue.RegisterBits,
+				r.Rogue.ResidentTasks, formatPct(r.Rogue.StoreShare*100))
 		})
 	}
 	// Pipes: the union of every GPU's rows, in order of first appearance.

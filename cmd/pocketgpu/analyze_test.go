@@ -107,7 +107,7 @@ func TestAnalyzeErrors(t *testing.T) {
 		{[]string{"--gpu", "mali-g52", adir + "mix.spv", "--entry", "nope"}, "nope"},
 		{[]string{"--gpu", "mali-g52", adir + "fp64.spv"}, "mali-g52 cannot execute fp64_"},
 		{[]string{"--gpu", "adreno-640", adir + "fp64.spv"}, "adreno-640 cannot execute fp64_"},
-		{[]string{"--gpu", "mali-g52", "--warp-width", "16", adir + "mix.spv"}, "--warp-width 16: mali-g52 schedules warps of [8]"},
+		{[]string{"--gpu", "mali-g52", "--warp-width", "16", adir + "mix.spv"}, "--warp-width 16: mali-g52 runs warps of 8 only"},
 		{[]string{"--gpu", "mali-g52", "--warp-width", "-1", adir + "mix.spv"}, "--warp-width -1"},
 		{[]string{"--gpu", "mali-g52", "--spec", "x", adir + "mix.spv"}, "--spec"},
 	}

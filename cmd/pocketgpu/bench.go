@@ -51,12 +51,13 @@ it). --quick runs shorter sweeps. See docs/validation.md for the methodology.`,
 	f := cmd.Flags()
 	f.StringArrayVar(&o.gpus, "gpu", nil, "the GPU (repeat to compare): "+gpuArgHelp)
 	f.StringArrayVar(&o.tests, "test", nil, "a test to run (repeat or comma-separate; default: all that apply)")
-	f.StringVar(&o.out, "out", "", "write CSV, JSON and charts (PNG, SVG) to `DIR`")
+	f.StringVar(&o.out, "out", "", "write CSV, JSON and charts (PNG, SVG) to DIR")
 	f.BoolVar(&o.asJSON, "json", false, "print the results as JSON")
 	f.BoolVar(&o.quick, "quick", false, "shorter sweeps (fewer, smaller footprints)")
 	f.BoolVar(&o.progress, "progress", false, "show a progress bar even when stderr is not a terminal")
 	f.IntVar(&o.workers, "jobs", runtime.GOMAXPROCS(0), "tests to run at once (each on its own simulated device)")
 	_ = cmd.MarkFlagRequired("gpu")
+	nameArgs(cmd, "gpu", "GPU", "test", "NAME", "out", "DIR", "jobs", "N")
 	return cmd
 }
 
@@ -127,6 +128,11 @@ func runBench(cmd *cobra.Command, o benchOpts) error {
 	jobs, err := bench.Plan(gpus, tests)
 	if err != nil {
 		return badInput(err)
+	}
+	if o.out != "" {
+		if err := checkOutputDir("--out", o.out); err != nil {
+			return err
+		}
 	}
 	opt := bench.Options{Quick: o.quick}
 	bar := newProgress(cmd.ErrOrStderr(), o.progress, bench.Points(jobs, opt), "benchmarks")

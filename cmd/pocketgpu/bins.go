@@ -38,6 +38,9 @@ GPU is ` + gpuArgHelp + `.`,
   pocketgpu bins --gpu adreno-730 --width 2400 --height 1080 --color rgba16f --color rgba8 --depth d32fs8 --msaa 4 --json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := refuseZero(cmd, "msaa"); err != nil {
+				return err
+			}
 			g, err := resolveGPU(gpu)
 			if err != nil {
 				return err
@@ -67,6 +70,7 @@ GPU is ` + gpuArgHelp + `.`,
 	f.BoolVar(&asJSON, "json", false, "print JSON")
 	_ = cmd.MarkFlagRequired("width")
 	_ = cmd.MarkFlagRequired("height")
+	nameArgs(cmd, "gpu", "GPU", "width", "PIXELS", "height", "PIXELS", "color", "FORMAT", "depth", "FORMAT", "msaa", "SAMPLES")
 	return cmd
 }
 

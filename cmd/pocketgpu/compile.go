@@ -43,17 +43,21 @@ diagnostics are printed), 1 a compiler is missing or crashed.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringArrayVarP(&defines, "define", "D", nil, "preprocessor definition `NAME[=VALUE]` (repeatable)")
-	f.StringArrayVarP(&includes, "include", "I", nil, "add `DIR` to the #include search path (repeatable)")
-	f.StringVarP(&out, "output", "o", "", "write the SPIR-V module to `OUT.spv`")
+	f.StringArrayVarP(&defines, "define", "D", nil, "a preprocessor definition (repeatable)")
+	f.StringArrayVarP(&includes, "include", "I", nil, "add DIR to the #include search path (repeatable)")
+	f.StringVarP(&out, "output", "o", "", "write the SPIR-V module to FILE")
 	f.BoolVar(&validate, "validate", true, "run spirv-val on GLSL output and .spv input (OpenCL C output is always validated)")
 	_ = cmd.MarkFlagRequired("output")
+	nameArgs(cmd, "define", "NAME[=VALUE]", "include", "DIR", "output", "FILE")
 	return cmd
 }
 
 func runCompile(cmd *cobra.Command, in, out string, opt kernel.Options) error {
 	if same, _ := samePath(in, out); same {
 		return badInputf("output %s is the input file; choose another name with -o", out)
+	}
+	if err := checkOutputFile("-o "+out, out); err != nil {
+		return err
 	}
 	spv, err := kernel.Compile(in, opt)
 	if err != nil {

@@ -75,7 +75,7 @@ func TestCompileCommand(t *testing.T) {
 		{"bad include", []string{"compile", p("scale.cl"), "-I", p("nodir"), "-o", p("x.spv")}, exitBadInput, "", "", []string{"include directory"}},
 		{"not spirv", []string{"compile", p("junk.spv"), "-o", p("x.spv")}, exitBadInput, "", "", []string{"junk.spv: not SPIR-V"}},
 		{"output is input", []string{"compile", p("scale.cl"), "-o", p("scale.cl")}, exitBadInput, "", "", []string{"is the input file"}},
-		{"unwritable output", []string{"compile", p("double.comp"), "-o", p("nodir/x.spv")}, exitBadInput, "", "", []string{"writing the SPIR-V"}},
+		{"unwritable output", []string{"compile", p("double.comp"), "-o", p("nodir/x.spv")}, exitBadInput, "", "", []string{"does not exist"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -47,6 +47,9 @@ DIR (default pocketgpu-demo). It prints the comparison.`,
 			if err != nil {
 				return err
 			}
+			if err := checkOutputDir("--out", out); err != nil {
+				return err
+			}
 			start := time.Now()
 			jobs, err := bench.Plan(gs, nil)
 			if err != nil {
@@ -105,9 +108,10 @@ DIR (default pocketgpu-demo). It prints the comparison.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&out, "out", "pocketgpu-demo", "write the charts, data and index.html to `DIR`")
+	f.StringVar(&out, "out", "pocketgpu-demo", "write the charts, data and index.html to DIR")
 	f.StringArrayVar(&gpus, "gpu", nil, "GPUs to run (repeatable; default mali-g52, adreno-640, powervr-gx6250): "+gpuArgHelp)
 	f.BoolVar(&progress, "progress", false, "show a progress bar even when stderr is not a terminal")
 	f.IntVar(&workers, "jobs", runtime.GOMAXPROCS(0), "tests to run at once (each on its own simulated device)")
+	nameArgs(cmd, "gpu", "GPU", "out", "DIR", "jobs", "N")
 	return cmd
 }

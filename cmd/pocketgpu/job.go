@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -51,21 +50,21 @@ func (s *stringList) UnmarshalYAML(n *yaml.Node) error {
 	return nil
 }
 
-// loadJob reads a job file strictly: unknown keys are errors.
+// loadJob reads a job file strictly: an unknown key, a value of the wrong
+// type or out of range is an error naming the file, the line and the key,
+// with the nearest key when one is close.
 func loadJob(path string) (*Job, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, badInputf("job file: %v", err)
 	}
-	var j Job
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	dec.KnownFields(true)
-	if err := dec.Decode(&j); err != nil {
-		return nil, badInputf("job file %s: %s (keys: gpu, kernel, entry, defines, includes, global, local, offset, args, dump, print, spec, functional, max_instructions, warp_width)", path, strings.TrimPrefix(err.Error(), "yaml: "))
+	j, err := decodeJob(data, path)
+	if err != nil {
+		return nil, badInput(err)
 	}
 	j.dir = filepath.Dir(path)
 	if j.Kernel == "" {
-		return nil, badInputf("job file %s: no kernel", path)
+		return nil, badInputf("%s: no kernel (kernel: FILE.cl, .comp or .spv)", path)
 	}
 	if !filepath.IsAbs(j.Kernel) {
 		j.Kernel = filepath.Join(j.dir, j.Kernel)
@@ -89,7 +88,7 @@ func loadJob(path string) (*Job, error) {
 			}
 		}
 	}
-	return &j, nil
+	return j, nil
 }
 
 // parseSize reads X[,Y[,Z]].

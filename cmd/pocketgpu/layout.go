@@ -113,12 +113,13 @@ tiles. linear is row after row, W×B bytes apart.`,
 	f.IntVar(&im.Width, "width", 0, "image width in texels")
 	f.IntVar(&im.Height, "height", 0, "image height in texels")
 	f.IntVar(&im.BPP, "bpp", 0, "bytes per texel")
-	f.StringVar(&texel, "texel", "", "the texel `X,Y`")
-	f.IntVar(&offset, "offset", 0, "a byte offset `N`")
+	f.StringVar(&texel, "texel", "", "the texel at X,Y: where its bytes are")
+	f.IntVar(&offset, "offset", 0, "a byte offset: which texel it belongs to")
 	f.BoolVar(&asJSON, "json", false, "print JSON")
 	_ = cmd.MarkFlagRequired("width")
 	_ = cmd.MarkFlagRequired("height")
 	_ = cmd.MarkFlagRequired("bpp")
+	nameArgs(cmd, "width", "TEXELS", "height", "TEXELS", "bpp", "BYTES", "texel", "X,Y", "offset", "BYTES")
 	return cmd
 }
 

@@ -49,6 +49,9 @@ are 40). GPU is ` + gpuArgHelp + `.`,
   pocketgpu occupancy --gpu powervr-gx6250 --regs 40 --wg-size 8 --barrier --json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := refuseZero(cmd, "wg-size"); err != nil {
+				return err
+			}
 			g, err := resolveGPU(gpu)
 			if err != nil {
 				return err
@@ -82,6 +85,7 @@ are 40). GPU is ` + gpuArgHelp + `.`,
 	f.BoolVar(&q.SizeFixedAtCompile, "fixed-wg-size", false, "the work-group size is fixed at compile time (Rogue packs small work-groups even with a barrier)")
 	f.BoolVar(&asJSON, "json", false, "print JSON")
 	_ = cmd.MarkFlagRequired("regs")
+	nameArgs(cmd, "gpu", "GPU", "regs", "N", "local-bytes", "BYTES", "wg-size", "THREADS")
 	return cmd
 }
 
@@ -97,7 +101,7 @@ func writeOccupancyText(out io.Writer, g *arch.GPU, o arch.Occupancy) error {
 	if err := w.Flush(); err != nil {
 		return err
 	}
-	fmt.Fprintf(out, "\noccupancy %s%% of %d threads per core; limited by %s\n", fmtFloat(o.Occupancy*100), o.MaxThreadsPerCore, o.LimitedBy)
+	fmt.Fprintf(out, "\noccupancy %s of %d threads per core; limited by %s\n", formatPct(o.Occupancy*100), o.MaxThreadsPerCore, o.LimitedBy)
 	for _, line := range o.Explanation {
 		fmt.Fprintf(out, "  - %s\n", line)
 	}

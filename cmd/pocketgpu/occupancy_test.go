@@ -58,7 +58,7 @@ func TestOccupancyCommandBadInput(t *testing.T) {
 		{[]string{"--regs", "8"}, `required flag(s) "gpu"`},
 		{[]string{"--gpu", "mali-g52", "--regs", "0"}, "--regs: 0 is out of range"},
 		{[]string{"--gpu", "mali-g52", "--regs", "65"}, "--regs: 65 is out of range"},
-		{[]string{"--gpu", "mali-g52", "--regs", "many"}, `invalid argument "many"`},
+		{[]string{"--gpu", "mali-g52", "--regs", "many"}, `--regs "many": want an integer`},
 		{[]string{"--gpu", "mali-g52", "--regs", "8", "--local-bytes", "512"}, "--wg-size: local memory is allocated per work-group"},
 		{[]string{"--gpu", "mali-g52", "--regs", "8", "--wg-size", "64", "--local-bytes", "65536"}, "--local-bytes: 65536 is out of range"},
 		{[]string{"--gpu", "powervr-gx6250", "--regs", "8", "--wg-size", "1024"}, "1 to 512"},

@@ -82,6 +82,7 @@ docs/counters.md. GPU is ` + gpuArgHelp + `.`,
 	f.StringVar(&rf.out, "out", "render-out", "directory for the frames, heatmaps and counters.json")
 	f.StringVar(&rf.layout, "layout", "", "colour-buffer layout in memory: u-interleaved or linear (default: u-interleaved on Mali, linear elsewhere)")
 	f.BoolVar(&rf.asJSON, "json", false, "print the counters as JSON")
+	nameArgs(cmd, "gpu", "GPU", "width", "PIXELS", "height", "PIXELS", "frames", "N", "camera-orbit", "DEGREES", "mode", "MODE", "vs", "FILE", "fs", "FILE", "out", "DIR", "layout", "LAYOUT")
 	return cmd
 }
 
@@ -178,12 +179,12 @@ func runRender(out io.Writer, sceneArg string, rf renderFlags) error {
 	if err != nil {
 		return err
 	}
+	if err := checkOutputDir("--out", rf.out); err != nil {
+		return err
+	}
 	r, err := gfx.New(g, sc, opt)
 	if err != nil {
 		return wrapGfx(err)
-	}
-	if err := os.MkdirAll(rf.out, 0o755); err != nil {
-		return badInputf("--out %s: %v", rf.out, err)
 	}
 	rep := renderReport{GPU: g.ID, Scene: sceneArg, Width: rf.width, Height: rf.height, Mode: opt.Mode.String(), Layout: r.Layout().String(), Clock: g.ClockMHz}
 	for i := 0; i < rf.frames; i++ {
@@ -284,7 +285,7 @@ func writeRenderText(out io.Writer, g *arch.GPU, rep renderReport) error {
 			st.FragmentsRasterized, st.EarlyZKilled, st.FragmentsShaded, st.HelperLanes, st.Discarded, st.LateZKilled, st.FragmentsWritten, st.Blended, st.Overdraw)
 		fmt.Fprintf(w, "  shading\t%d vertex warp instructions; %d fragment warps of %d, %d warp instructions\n",
 			st.VertexWarpInsts, st.FragmentWarps, st.FragmentWarpWidth, st.FragmentWarpInsts)
-		fmt.Fprintf(w, "  texture\t%d samples, cache %d hits, %d misses (%.1f%%)\n", st.TextureSamples, st.TexCacheHits, st.TexCacheMisses, 100*st.TexCacheHitRate)
+		fmt.Fprintf(w, "  texture\t%d samples; cache %d hits, %d misses, hit rate %s\n", st.TextureSamples, st.TexCacheHits, st.TexCacheMisses, formatPct(100*st.TexCacheHitRate))
 		fmt.Fprintf(w, "  tile memory\t%d bytes\n", st.TileMemoryBytes)
 		fmt.Fprintf(w, "  L2\t%d hits, %d misses\n", st.L2Hits, st.L2Misses)
 		fmt.Fprintf(w, "  DRAM read\t%d bytes: geometry %d, binning %d, texture %d, frame buffer %d\n",

@@ -46,7 +46,7 @@ would do.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return badInput(err) })
+	root.SetFlagErrorFunc(flagError)
 	for _, add := range subcommands {
 		root.AddCommand(add())
 	}

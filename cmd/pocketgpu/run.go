@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
 	"sort"
@@ -53,6 +52,13 @@ A job file holds the same fields as YAML (see docs/run.md).`,
   pocketgpu run job.yaml --json`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			fl := cmd.Flags()
+			if fl.Changed("max-instructions") && j.MaxInstructions == 0 {
+				return badInputf("--max-instructions 0: want at least 1 (leave it out for the default budget)")
+			}
+			if fl.Changed("warp-width") && j.WarpWidth <= 0 {
+				return badInputf("--warp-width %d: want a positive width (leave it out for the GPU's choice)", j.WarpWidth)
+			}
 			job := &j
 			if ext := strings.ToLower(filepath.Ext(args[0])); ext == ".yaml" || ext == ".yml" {
 				loaded, err := loadJob(args[0])
@@ -61,7 +67,6 @@ A job file holds the same fields as YAML (see docs/run.md).`,
 				}
 				job = loaded
 				// Flags given on the command line override the file.
-				fl := cmd.Flags()
 				if fl.Changed("gpu") {
 					job.GPUs = j.GPUs
 				}
@@ -71,6 +76,17 @@ A job file holds the same fields as YAML (see docs/run.md).`,
 				if fl.Changed("max-instructions") {
 					job.MaxInstructions = j.MaxInstructions
 				}
+				if fl.Changed("warp-width") {
+					job.WarpWidth = j.WarpWidth
+				}
+				if fl.Changed("entry") {
+					job.Entry = j.Entry
+				}
+				if fl.Changed("arg") {
+					job.Args = j.Args
+				}
+				job.Defines = append(job.Defines, j.Defines...)
+				job.Includes = append(job.Includes, j.Includes...)
 			} else {
 				job.Kernel = args[0]
 			}
@@ -118,19 +134,21 @@ A job file holds the same fields as YAML (see docs/run.md).`,
 	f := cmd.Flags()
 	f.StringArrayVar((*[]string)(&j.GPUs), "gpu", nil, "the GPU (repeat to compare): "+gpuArgHelp)
 	f.StringVar(&j.Entry, "entry", "", "the entry point (default: the module's only one)")
-	f.StringArrayVarP(&j.Defines, "define", "D", nil, "preprocessor definition `NAME[=VALUE]` for .cl/.comp sources")
-	f.StringArrayVarP(&j.Includes, "include", "I", nil, "#include search `DIR` for sources")
-	f.StringVar(&global, "global", "", "global size `X[,Y[,Z]]` in work-items")
-	f.StringVar(&local, "local", "", "work-group size `X[,Y[,Z]]` (default: the kernel's, else chosen)")
-	f.StringVar(&offset, "offset", "", "global offset `X[,Y[,Z]]`")
-	f.StringArrayVar(&j.Args, "arg", nil, "a kernel argument `SPEC` (repeat, in order)")
-	f.StringArrayVar(&dumps, "dump", nil, "write argument N's final contents, raw, to FILE: `N=FILE`")
-	f.StringArrayVar(&prints, "print", nil, "print the first COUNT elements of argument N: `N[:COUNT]`")
-	f.StringArrayVar(&specs, "spec", nil, "override a specialization constant: `ID=VALUE`")
+	f.StringArrayVarP(&j.Defines, "define", "D", nil, "a preprocessor definition for .cl/.comp sources")
+	f.StringArrayVarP(&j.Includes, "include", "I", nil, "a directory to search for #include in sources")
+	f.StringVar(&global, "global", "", "the global size in work-items")
+	f.StringVar(&local, "local", "", "the work-group size (default: the kernel's, else chosen)")
+	f.StringVar(&offset, "offset", "", "the global offset")
+	f.StringArrayVar(&j.Args, "arg", nil, "a kernel argument (repeat, in order; see above)")
+	f.StringArrayVar(&dumps, "dump", nil, "write argument N's final contents, raw, to FILE")
+	f.StringArrayVar(&prints, "print", nil, "print the first COUNT (default 16) elements of argument N")
+	f.StringArrayVar(&specs, "spec", nil, "set the specialization constant with SpecId ID")
 	f.BoolVar(&j.Functional, "functional", false, "compute results only, without the timing model")
 	f.Uint64Var(&j.MaxInstructions, "max-instructions", 0, "stop a kernel after this many warp instructions (default 4294967296)")
 	f.IntVar(&j.WarpWidth, "warp-width", 0, "override the warp width the GPU's occupancy rules choose")
 	f.BoolVar(&asJSON, "json", false, "print the result as JSON")
+	nameArgs(cmd, "gpu", "GPU", "entry", "NAME", "define", "NAME[=VALUE]", "include", "DIR", "global", "X[,Y[,Z]]", "local", "X[,Y[,Z]]",
+		"offset", "X[,Y[,Z]]", "arg", "SPEC", "dump", "N=FILE", "print", "N[:COUNT]", "spec", "ID=VALUE", "max-instructions", "N", "warp-width", "N")
 	return cmd
 }
 
@@ -191,17 +209,28 @@ func runJob(stdout, stderr io.Writer, j *Job, asJSON bool) error {
 		}
 		prints = append(prints, printReq{a, c})
 	}
-	for n := range j.Dump {
+	for n, file := range j.Dump {
 		if n >= len(specs) {
 			return badInputf("--dump %d: there are %d arguments", n, len(specs))
 		}
+		if err := checkOutputFile(fmt.Sprintf("--dump %d=%s", n, file), file); err != nil {
+			return err
+		}
 	}
-	var results []runResult
+	// Every GPU is resolved and checked before the first one runs.
+	var gpus []*arch.GPU
 	for _, name := range j.GPUs {
 		g, err := resolveGPU(name)
 		if err != nil {
 			return err
 		}
+		if err := checkWarpWidth(g, j.WarpWidth); err != nil {
+			return err
+		}
+		gpus = append(gpus, g)
+	}
+	var results []runResult
+	for _, g := range gpus {
 		res, err := runOnGPU(stdout, g, spv, j, specs, dir)
 		if err != nil {
 			return err
@@ -351,13 +380,10 @@ func counterOrder(runs []runResult) []string {
 }
 
 func formatCounter(name string, v float64) string {
-	switch {
-	case strings.HasSuffix(name, "_pct"):
-		return fmt.Sprintf("%.1f%%", v)
-	case v == math.Trunc(v) && math.Abs(v) < 1e15:
-		return fmt.Sprintf("%.0f", v)
+	if strings.HasSuffix(name, "_pct") {
+		return formatPct(v)
 	}
-	return fmt.Sprintf("%.3g", v)
+	return formatNumber(v)
 }
 
 func printRuns(w io.Writer, runs []runResult, specs []kernel.Arg) {

@@ -70,6 +70,7 @@ docs/validation.md explains every figure and the remaining errors.`,
 	f.BoolVar(&asJSON, "json", false, "print the figures and the MAPE as JSON")
 	f.BoolVar(&progress, "progress", false, "show a progress bar even when stderr is not a terminal")
 	f.IntVar(&workers, "jobs", runtime.GOMAXPROCS(0), "tests to run at once (each on its own simulated device)")
+	nameArgs(cmd, "gpu", "GPU", "jobs", "N")
 	return cmd
 }
 

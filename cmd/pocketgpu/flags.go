@@ -1,0 +1,108 @@
+package main
+
+import (
+	"errors"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/pocketgpu/pocketgpu/internal/suggest"
+)
+
+// namedValue gives a flag's value the name its help shows ("--gpu GPU",
+// "--global X[,Y[,Z]]") without the usage text having to repeat it, which
+// is what pflag's back-quote convention forces. kind keeps the underlying
+// type so that a bad value is explained in those terms.
+type namedValue struct {
+	pflag.Value
+	name, kind string
+}
+
+func (v namedValue) Type() string { return v.name }
+
+// nameArgs names the values of cmd's flags: pairs of flag and name.
+func nameArgs(cmd *cobra.Command, pairs ...string) {
+	for i := 0; i+1 < len(pairs); i += 2 {
+		fl := cmd.Flags().Lookup(pairs[i])
+		if fl == nil {
+			panic("nameArgs: no flag --" + pairs[i]) // a programming error, found by any test
+		}
+		fl.Value = namedValue{Value: fl.Value, name: pairs[i+1], kind: fl.Value.Type()}
+		if fl.DefValue == "[]" {
+			fl.DefValue = "" // pflag would print "(default [])" for a list it no longer recognises
+		}
+	}
+}
+
+// flagKind is the Go type behind a flag's value.
+func flagKind(fl *pflag.Flag) string {
+	if nv, ok := fl.Value.(namedValue); ok {
+		return nv.kind
+	}
+	return fl.Value.Type()
+}
+
+// wants says what a value of a flag's type looks like, in the user's terms
+// ("" for types whose own error says it better).
+func wants(kind string) string {
+	switch kind {
+	case "int", "int64", "int32":
+		return "an integer"
+	case "uint", "uint64", "uint32":
+		return "a whole number (0, 1, 2 ...)"
+	case "float64", "float32":
+		return "a number"
+	case "bool":
+		return "true or false"
+	case "duration":
+		return "a duration like 30s or 5m"
+	}
+	return ""
+}
+
+// flagError turns pflag's errors (which quote strconv) into one line in the
+// user's terms: `--regs "abc": want an integer`, `unknown flag --wg-szie
+// (did you mean --wg-size?)`.
+func flagError(cmd *cobra.Command, err error) error {
+	var inv *pflag.InvalidValueError
+	var missing *pflag.NotExistError
+	var needs *pflag.ValueRequiredError
+	switch {
+	case errors.As(err, &inv):
+		fl := inv.GetFlag()
+		if w := wants(flagKind(fl)); w != "" {
+			return badInputf("--%s %q: want %s", fl.Name, inv.GetValue(), w)
+		}
+		return badInputf("--%s %q: %v", fl.Name, inv.GetValue(), errors.Unwrap(inv))
+	case errors.As(err, &missing):
+		name := missing.GetSpecifiedName()
+		if short := missing.GetSpecifiedShortnames(); short == name {
+			return badInputf("unknown flag -%s; see %s --help", name, cmd.CommandPath())
+		} else if short != "" {
+			return badInputf("unknown flag -%s in -%s; see %s --help", name, short, cmd.CommandPath())
+		}
+		var names []string
+		cmd.Flags().VisitAll(func(f *pflag.Flag) { names = append(names, f.Name) })
+		hint := suggest.DidYouMean(name, names)
+		if hint != "" {
+			hint = strings.Replace(hint, "mean ", "mean --", 1)
+		}
+		return badInputf("unknown flag --%s%s; see %s --help", name, hint, cmd.CommandPath())
+	case errors.As(err, &needs):
+		return badInputf("--%s needs a value", needs.GetSpecifiedName())
+	}
+	return badInput(err)
+}
+
+// refuseZero refuses an explicit 0 for flags whose absence means "unknown"
+// or "the default" to the library: --wg-size 0 is a mistake, not a query.
+func refuseZero(cmd *cobra.Command, names ...string) error {
+	for _, n := range names {
+		fl := cmd.Flags().Lookup(n)
+		if fl != nil && fl.Changed && fl.Value.String() == "0" {
+			return badInputf("--%s 0: want at least 1 (leave --%s out for the default)", n, n)
+		}
+	}
+	return nil
+}
