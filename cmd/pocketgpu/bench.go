@@ -2,12 +2,9 @@ package main
 
 import (
 	"fmt"
-	"io"
-	"os"
 	"runtime"
 	"strings"
 
-	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
 	"github.com/pocketgpu/pocketgpu/arch"
@@ -162,46 +159,4 @@ func runBench(cmd *cobra.Command, o benchOpts) error {
 		}
 	}
 	return nil
-}
-
-// progress is a progress bar on stderr, shown only on a terminal or when
-// asked for.
-type progress struct {
-	bar *progressbar.ProgressBar
-}
-
-func newProgress(w io.Writer, force bool, total int, what string) *progress {
-	if !force && !isTerminal(w) {
-		return &progress{}
-	}
-	return &progress{bar: progressbar.NewOptions(total,
-		progressbar.OptionSetWriter(w),
-		progressbar.OptionSetDescription(what),
-		progressbar.OptionShowCount(),
-		progressbar.OptionSetWidth(30),
-		progressbar.OptionThrottle(100_000_000),
-		progressbar.OptionClearOnFinish(),
-	)}
-}
-
-func (p *progress) tick() {
-	if p.bar != nil {
-		_ = p.bar.Add(1)
-	}
-}
-
-func (p *progress) finish() {
-	if p.bar != nil {
-		_ = p.bar.Finish()
-	}
-}
-
-// isTerminal reports whether w is a terminal (a character device).
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
