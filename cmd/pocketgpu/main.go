@@ -3,9 +3,25 @@
 package main
 
 import (
+	"context"
+	"fmt"
 	"os"
+	"os/signal"
+	"syscall"
 )
 
 func main() {
-	os.Exit(execute(os.Args[1:], os.Stdout, os.Stderr))
+	ctx, cancel := context.WithCancelCause(context.Background())
+	sig := make(chan os.Signal, 2)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		<-sig
+		// The first Ctrl-C stops the simulation, which prints what it has;
+		// a second one does not wait for that.
+		cancel(errInterrupted)
+		<-sig
+		fmt.Fprintln(os.Stderr, "pocketgpu: interrupted twice; exiting without results")
+		os.Exit(exitInterrupted)
+	}()
+	os.Exit(executeContext(ctx, os.Args[1:], os.Stdout, os.Stderr))
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -35,7 +36,9 @@ func badInputf(format string, args ...any) error {
 	return userError{fmt.Errorf(format, args...)}
 }
 
-func newRootCmd() *cobra.Command {
+func newRootCmd() (*cobra.Command, func()) {
+	maxMemory := byteSize(defaultMaxMemory())
+	stop := func() {}
 	root := &cobra.Command{
 		Use:   "pocketgpu",
 		Short: "Simulate the tile-based GPUs of phones and SoCs",
@@ -45,12 +48,23 @@ OpenCL C, GLSL or SPIR-V kernel, or a scene) and it reports what that hardware
 would do.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
+			if maxMemory == 0 {
+				return badInputf("--max-memory 0: want a size like 4GiB")
+			}
+			ctx, s := watchMemory(cmd.Context(), uint64(maxMemory))
+			cmd.SetContext(ctx)
+			stop = s
+			return nil
+		},
 	}
+	root.PersistentFlags().Var(&maxMemory, "max-memory", "stop a simulation whose memory passes SIZE (512MiB, 4GiB; default half the machine's memory)")
+	root.PersistentFlags().Lookup("max-memory").DefValue = "" // machine-dependent: the usage says it
 	root.SetFlagErrorFunc(flagError)
 	for _, add := range subcommands {
 		root.AddCommand(add())
 	}
-	return root
+	return root, func() { stop() }
 }
 
 // subcommands is filled by each command's file in init, so that adding a
@@ -58,13 +72,29 @@ would do.`,
 var subcommands []func() *cobra.Command
 
 func execute(args []string, stdout, stderr io.Writer) int {
-	root := newRootCmd()
+	return executeContext(context.Background(), args, stdout, stderr)
+}
+
+// executeContext runs the command line under ctx: cancelling ctx with
+// errInterrupted stops the simulation, which prints what it has.
+func executeContext(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	root, stop := newRootCmd()
 	root.SetArgs(args)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	err := root.Execute()
+	err := root.ExecuteContext(ctx)
+	stop()
 	if err == nil {
 		return exitOK
+	}
+	var capErr *memoryCapError
+	switch {
+	case errors.Is(context.Cause(ctx), errInterrupted) || errors.Is(err, errInterrupted):
+		fmt.Fprintf(stderr, "pocketgpu: interrupted: %v\n", err)
+		return exitInterrupted
+	case errors.As(err, &capErr):
+		fmt.Fprintf(stderr, "pocketgpu: %v\n", capErr)
+		return exitBadInput
 	}
 	fmt.Fprintf(stderr, "pocketgpu: %v\n", err)
 	var ue userError
