@@ -85,7 +85,6 @@ func TestUserErrors(t *testing.T) {
 	}
 }
 
-
 // Help shows each flag's value by name once, never the back-quoted text of
 // its usage ("--gpu pocketgpu gpus") or the name repeated at the end.
 func TestFlagHelp(t *testing.T) {
