@@ -53,7 +53,7 @@ func TestAnalyzeText(t *testing.T) {
 // --json: one report, or {"reports": [...]} for several GPUs, with the keys
 // docs/timing.md documents.
 func TestAnalyzeJSON(t *testing.T) {
-	code, out, errOut := runCLI(t, "analyze", "--gpu", "mali-g52", adir+"mix.cl", "--json")
+	code, out, errOut := runCLI(t, "analyze", "--gpu", "mali-g52", adir+"mix.spv", "--json")
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
