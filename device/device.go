@@ -5,6 +5,7 @@
 package device
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -172,8 +173,16 @@ type NDRange struct {
 type Options struct {
 	// WarpWidth overrides the width the GPU's occupancy rules pick.
 	WarpWidth int
-	// MaxWarpInsts bounds the run (0: emu.DefaultMaxWarpInsts).
+	// MaxWarpInsts bounds the run (0: emu.DefaultBudget of the launch;
+	// emu.Unlimited: none).
 	MaxWarpInsts uint64
+	// Context, when set, stops the run when done: Dispatch and Time then
+	// return what ran so far, marked Partial, with an error wrapping
+	// emu.ErrStopped and the context's cause.
+	Context context.Context
+	// Progress, when set, is called at most every 100 ms during the run
+	// and once at its end.
+	Progress func(emu.Progress)
 }
 
 // ArgError is an argument that does not fit the kernel's parameter.
@@ -224,6 +233,10 @@ type Result struct {
 	Groups    [3]int
 	Occupancy arch.Occupancy
 	Seconds   float64
+	// Partial marks a run stopped before the end (Options.Context): the
+	// counters cover the work done until then, the buffers hold what the
+	// finished work-items wrote.
+	Partial bool
 }
 
 // Plan is a validated launch, ready to run functionally or under a timing
@@ -247,7 +260,7 @@ func (d *Device) Prepare(k *Kernel, nd NDRange, args []Arg, opt Options) (*Plan,
 	}
 	g := d.GPU
 	ed := &emu.Dispatch{Prog: k.Prog, Mem: d.Mem, Dims: nd.Dims, Global: nd.Global, Local: nd.Local, Offset: nd.Offset,
-		Printf: d.Printf, MaxWarpInsts: opt.MaxWarpInsts, Window: 4}
+		Printf: d.Printf, MaxWarpInsts: opt.MaxWarpInsts, Window: 4, Ctx: opt.Context, Progress: opt.Progress}
 	local := p.LocalBytes
 	for i, a := range args {
 		pv, extra, err := d.bind(i, p.Params[i], a, ed)
@@ -302,6 +315,7 @@ func (d *Device) Dispatch(k *Kernel, nd NDRange, args []Arg, opt Options) (*Resu
 	err = plan.Dispatch.Run()
 	res := plan.result()
 	res.Seconds = time.Since(start).Seconds()
+	res.Partial = errors.Is(err, emu.ErrStopped)
 	return res, err
 }
 

@@ -1,8 +1,10 @@
 package device
 
 import (
+	"errors"
 	"time"
 
+	"github.com/pocketgpu/pocketgpu/emu"
 	"github.com/pocketgpu/pocketgpu/isa"
 	"github.com/pocketgpu/pocketgpu/timing"
 	"github.com/pocketgpu/pocketgpu/timing/mem"
@@ -49,6 +51,10 @@ func (d *Device) Time(k *Kernel, nd NDRange, args []Arg, opt Options) (*TimedRes
 	tr, err := eng.Run()
 	res := plan.result()
 	res.Seconds = time.Since(start).Seconds()
+	if errors.Is(err, emu.ErrStopped) && tr != nil {
+		res.Partial = true
+		return &TimedResult{Result: *res, Timing: tr, ISA: ip}, err
+	}
 	if err != nil {
 		return nil, err
 	}

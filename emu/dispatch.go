@@ -1,9 +1,11 @@
 package emu
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/pocketgpu/pocketgpu/ir"
 	"github.com/pocketgpu/pocketgpu/spirv"
@@ -29,10 +31,6 @@ type Stats struct {
 	Blocks      uint64
 }
 
-// DefaultMaxWarpInsts bounds a kernel run: 2^32 warp instructions take
-// minutes; a kernel still running then has most likely hung.
-const DefaultMaxWarpInsts = 1 << 32
-
 // Dispatch is one kernel launch: the program, the NDRange, the bound
 // arguments and the memory they live in.
 type Dispatch struct {
@@ -49,8 +47,15 @@ type Dispatch struct {
 	ConstBase uint64
 	// Printf receives printf output.
 	Printf io.Writer
-	// MaxWarpInsts bounds the run (0: DefaultMaxWarpInsts).
+	// MaxWarpInsts bounds the run (0: DefaultBudget of the launch;
+	// Unlimited: none).
 	MaxWarpInsts uint64
+	// Ctx, when set, stops the run when done (Run and the timing engine
+	// return ErrStopped with the counters so far in Stats).
+	Ctx context.Context
+	// Progress, when set, is called at most every 100 ms while the run
+	// goes on, and once at the end.
+	Progress func(Progress)
 	// Window is how many work-groups run interleaved in a functional run
 	// (so that work-groups waiting on each other through atomics progress).
 	Window int
@@ -73,6 +78,9 @@ type Dispatch struct {
 	fullMask   Mask
 	allList    []int32
 	pool       []*Warp
+
+	lastStepped  *Warp
+	lastProgress time.Time
 }
 
 // Init checks the launch and lays out arguments and local memory.
@@ -136,7 +144,8 @@ func (d *Dispatch) Init() error {
 		d.allList[i] = int32(i)
 	}
 	if d.MaxWarpInsts == 0 {
-		d.MaxWarpInsts = DefaultMaxWarpInsts
+		warps := uint64(d.NumGroups()) * uint64(d.WarpsPerGroup())
+		d.MaxWarpInsts = DefaultBudget(warps)
 	}
 	return nil
 }
@@ -453,8 +462,8 @@ func (d *Dispatch) Run() error {
 			}
 		}
 		active = keep
-		if d.Stats.WarpInsts > d.MaxWarpInsts {
-			return fmt.Errorf("kernel %s did not finish within %d warp instructions (raise --max-instructions if it is meant to run longer): %w", d.Prog.Entry, d.MaxWarpInsts, ErrBudget)
+		if err := d.Checkpoint(next-len(active), 0); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -189,6 +189,7 @@ func (w *Warp) Step() (st Status) {
 			w.status, st = Faulted, Faulted
 		}
 	}()
+	w.d.lastStepped = w
 	var top *entry
 	var m Mask
 	for {

@@ -92,7 +92,11 @@ func (fr *frameRun) renderAdreno() error {
 		// No binning pass: the vertex work happens in the bin passes only.
 		fr.st.VerticesShaded = 0
 	}
-	for _, b := range bl.binOrder() {
+	order := bl.binOrder()
+	for i, b := range order {
+		if err := fr.checkpoint("bins", i, len(order)); err != nil {
+			return err
+		}
 		bx, by := b%bl.BinsX, b/bl.BinsX
 		x0, y0 := bx*bl.BinWidth, by*bl.BinHeight
 		tgt.reset(x0, y0, min(bl.BinWidth, W-x0), min(bl.BinHeight, H-y0))

@@ -34,6 +34,7 @@ func (fr *frameRun) run() error {
 	if err != nil {
 		return err
 	}
+	fr.endStage()
 	fr.finish()
 	return nil
 }
@@ -93,6 +94,9 @@ func (fr *frameRun) renderImmediate() error {
 	fu.cellOf = func(x, y int) int32 { return int32((y/immediateCell)*cx + x/immediateCell) }
 	fu.begin(-1)
 	for pi := range fr.prims {
+		if err := fr.checkpoint("primitives", pi, len(fr.prims)); err != nil {
+			return err
+		}
 		p := &fr.prims[pi]
 		if p.bx0 <= p.bx1 && p.by0 <= p.by1 {
 			for y := int(p.by0) / immediateCell; y <= int(p.by1)/immediateCell; y++ {

@@ -41,6 +41,10 @@ type drawState struct {
 
 // frameRun is the work of one frame.
 type frameRun struct {
+	// stage and stageTotal are the progress stage under way.
+	stage      string
+	stageTotal int
+
 	r     *Renderer
 	index int
 	draws []*drawState
@@ -210,7 +214,10 @@ func (fr *frameRun) shadeVertices() error {
 	}
 	fr.clip = make([][4]float32, 0, total+total/8)
 	fr.vary = make([]uint32, 0, (total+total/8)*r.nvary)
-	for _, d := range fr.draws {
+	for di, d := range fr.draws {
+		if err := fr.checkpoint("geometry", di, len(fr.draws)); err != nil {
+			return err
+		}
 		sr := d.vs
 		sh := sr.sh
 		fr.bind(d, sr)

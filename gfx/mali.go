@@ -149,6 +149,9 @@ func (fr *frameRun) renderTiled(mali bool) error {
 	var heads [maliLevels][]int32
 	var crcBuf []byte
 	for t := 0; t < tx*ty; t++ {
+		if err := fr.checkpoint("tiles", t, tx*ty); err != nil {
+			return err
+		}
 		cx, cy := t%tx, t/tx
 		core := 0
 		for c := range coreBusy {

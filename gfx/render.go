@@ -20,9 +20,11 @@
 package gfx
 
 import (
+	"context"
 	"fmt"
 	"image"
 	"math"
+	"time"
 
 	"github.com/pocketgpu/pocketgpu/arch"
 	"github.com/pocketgpu/pocketgpu/emu"
@@ -84,6 +86,12 @@ type Options struct {
 	Cost CostModel
 	// MaxWarpInsts bounds one shader warp (0: 1<<22).
 	MaxWarpInsts uint64
+	// Context, when set, stops a frame when done: Render returns an error
+	// wrapping emu.ErrStopped and the context's cause, and no frame.
+	Context context.Context
+	// Progress, when set, is called at most every 100 ms while a frame
+	// renders.
+	Progress func(Progress)
 }
 
 // ClearColor is the colour every frame starts from (opaque dark grey).
@@ -105,6 +113,8 @@ const (
 // persists between frames (the colour buffer in memory, the CRCs of its
 // tiles).
 type Renderer struct {
+	lastProgress time.Time
+
 	g    *arch.GPU
 	sc   *scene.Scene
 	opt  Options

@@ -162,6 +162,11 @@ type value struct {
 func (v *value) isConst() bool { return v.konst != nil }
 
 type builder struct {
+	// srcFile and srcLine are the source position of the last OpLine in
+	// force, for Sites.
+	srcFile string
+	srcLine int
+
 	m       *spirv.Module
 	opt     Options
 	p       *Program
@@ -746,8 +751,20 @@ func (b *builder) resource(inst *spirv.Inst, pt *Type, sc spirv.StorageClass, na
 	return nil
 }
 
+// setLine takes the source position of an OpLine (File: an OpString id).
+func (b *builder) setLine(inst *spirv.Inst) {
+	b.srcFile, b.srcLine = "", 0
+	if len(inst.Operands) < 2 {
+		return
+	}
+	if def := b.m.Def(inst.Operands[0]); def != nil && def.Op == spirv.OpString {
+		b.srcFile, _, _ = spirv.LiteralString(def.Operands)
+	}
+	b.srcLine = int(inst.Operands[1])
+}
+
 func (b *builder) site(inst *spirv.Inst) int32 {
-	s := Site{Offset: inst.Offset, Op: inst.Op, Result: inst.Result}
+	s := Site{Offset: inst.Offset, Op: inst.Op, Result: inst.Result, File: b.srcFile, Line: b.srcLine}
 	if inst.Result != 0 {
 		s.Name = b.m.Names[inst.Result]
 	}

@@ -282,6 +282,12 @@ func (f *fn) inline(id uint32, args []*value, cont int32, result *value, call *s
 		if inst.Op == spirv.OpFunctionParameter {
 			continue
 		}
+		switch inst.Op {
+		case spirv.OpLine:
+			b.setLine(inst)
+		case spirv.OpNoLine, spirv.OpLabel:
+			b.srcFile, b.srcLine = "", 0
+		}
 		if inst.Op == spirv.OpLabel {
 			if open {
 				return 0, b.errf(inst, "block %s has no terminator", b.m.Name(g.curLabel))

@@ -92,6 +92,9 @@ type Site struct {
 	Op     spirv.Op // the SPIR-V opcode
 	Result uint32   // its result id, 0 if none
 	Name   string   // OpName of the result, or of the enclosing function
+	// File and Line are the source position an OpLine gave, if any.
+	File string
+	Line int
 }
 
 func (s Site) String() string {

@@ -11,6 +11,7 @@
 package timing
 
 import (
+	"errors"
 	"fmt"
 	"math"
 
@@ -228,6 +229,7 @@ func (e *Engine) Run() (*Result, error) {
 		}
 	}
 	var en *engine
+	poll := 1
 	for e.err == nil {
 		if en == nil {
 			if e.queue.Len() == 0 {
@@ -242,9 +244,13 @@ func (e *Engine) Run() (*Result, error) {
 		e.current = en
 		en.rearmed = false
 		e.step(en)
-		if e.d.Stats.WarpInsts > e.d.MaxWarpInsts {
-			return nil, fmt.Errorf("kernel %s did not finish within %d warp instructions (raise --max-instructions if it is meant to run longer): %w",
-				e.d.Prog.Entry, e.d.MaxWarpInsts, emu.ErrBudget)
+		if poll--; poll == 0 {
+			poll = checkpointSteps
+			if err := e.d.Checkpoint(e.doneWGs, max(e.end, en.time)); err != nil {
+				// What ran so far, without the final write-back.
+				e.current = nil
+				return e.result(max(e.end, en.time)), err
+			}
 		}
 		switch {
 		case !en.rearmed:
@@ -263,8 +269,17 @@ func (e *Engine) Run() (*Result, error) {
 		return nil, fmt.Errorf("internal: %d of %d work-groups finished", e.doneWGs, e.totalWG)
 	}
 	end := e.mem.Flush(e.end)
+	if err := e.d.Checkpoint(e.doneWGs, max(end, e.end)); err != nil && !errors.Is(err, emu.ErrStopped) {
+		return nil, err
+	}
 	return e.result(max(end, e.end)), nil
 }
+
+// checkpointSteps is how many engine steps run between two checks of the
+// budget, the context and progress: a step is a few warp instructions, so
+// the checks cost nothing measurable and a stop takes well under a
+// millisecond.
+const checkpointSteps = 1024
 
 func (e *Engine) canTake(c *core) bool {
 	if e.residentWGs >= e.maxWGsGPU {
