@@ -173,8 +173,9 @@ type NDRange struct {
 type Options struct {
 	// WarpWidth overrides the width the GPU's occupancy rules pick.
 	WarpWidth int
-	// MaxWarpInsts bounds the run (0: emu.DefaultBudget of the launch;
-	// emu.Unlimited: none).
+	// MaxWarpInsts bounds the run (0: no bound, but a run in which no
+	// work-group finishes for about 30 s of simulation is stopped;
+	// emu.Unlimited: neither).
 	MaxWarpInsts uint64
 	// Context, when set, stops the run when done: Dispatch and Time then
 	// return what ran so far, marked Partial, with an error wrapping

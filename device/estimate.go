@@ -14,7 +14,8 @@ type Estimate struct {
 	// MinWarpInsts is the fewest warp instructions the launch can take:
 	// every warp down the kernel's shortest path from entry to return.
 	MinWarpInsts uint64
-	// Budget is the warp-instruction budget the run will have.
+	// Budget is the warp-instruction budget the run will have (emu.Unlimited
+	// when none was set: then only a stall stops it).
 	Budget uint64
 	// MinSeconds is MinWarpInsts at the simulator's measured rates
 	// (functional, timed): a lower bound on the wait.
@@ -39,7 +40,7 @@ func (d *Device) Estimate(k *Kernel, nd NDRange, args []Arg, opt Options) (*Esti
 	}
 	defer plan.Close()
 	ed := plan.Dispatch
-	e := &Estimate{WorkGroups: uint64(ed.NumGroups()), Budget: ed.MaxWarpInsts}
+	e := &Estimate{WorkGroups: uint64(ed.NumGroups()), Budget: ed.Budget()}
 	e.WorkItems = e.WorkGroups * uint64(ed.WorkGroupSize())
 	e.Warps = e.WorkGroups * uint64(ed.WarpsPerGroup())
 	path := shortestPath(k.IR)

@@ -125,11 +125,26 @@ func TestBudgetNamesTheLoop(t *testing.T) {
 	}
 }
 
-// The default budget grows with the launch and has a floor; Unlimited is
-// no budget.
-func TestDefaultBudget(t *testing.T) {
-	if emu.DefaultBudget(1) != 1<<28 || emu.DefaultBudget(1<<20) != 1<<34 || emu.DefaultBudget(1<<62) != emu.Unlimited {
-		t.Errorf("budgets %d %d %d", emu.DefaultBudget(1), emu.DefaultBudget(1<<20), emu.DefaultBudget(1<<62))
+// With no budget, a hung kernel is stopped as stalled, naming the loop;
+// with Unlimited it is not (cancelled here after a second instead).
+func TestStallStopsHungKernel(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a hung kernel for about 10 s")
+	}
+	g, _ := arch.Lookup("mali-g52")
+	dev := Open(g)
+	k := loadTestKernel(t, dev, "spin.spv")
+	flag := dev.Alloc(4, "flag")
+	nd := NDRange{Dims: 1, Global: [3]int{64, 1, 1}}
+	_, err := dev.Dispatch(k, nd, []Arg{BufferArg(flag)}, Options{})
+	if !errors.Is(err, emu.ErrBudget) || !strings.Contains(err.Error(), "seems hung: no work-group finished") || !strings.Contains(err.Error(), "in 1 loop") {
+		t.Fatalf("%v, want a stall naming the loop", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	_, err = dev.Dispatch(k, nd, []Arg{BufferArg(flag)}, Options{MaxWarpInsts: emu.Unlimited, Context: ctx})
+	if !errors.Is(err, emu.ErrStopped) {
+		t.Fatalf("unlimited: %v, want only the context to stop it", err)
 	}
 }
 

@@ -14,28 +14,23 @@ import (
 // its context is cancelled.
 const Unlimited = math.MaxUint64
 
-// The default budget stops a kernel that has most likely hung: a launch may
-// run budgetPerWarp warp instructions per warp it launches, and never fewer
-// than budgetFloor. Measured on this project's 2-core VM (one core, Go 1.26):
-// a one-warp spin loop runs about 40 million warp instructions a second
-// functionally and 12 to 15 million under the timing model (8.7 million
-// with 512 warps in flight), so the floor, 2^28, stops a hung small launch
-// in about 7 s functionally and 20 to 30 s timed. Per warp, 2^14 warp
-// instructions is a 16384-instruction loop body per warp on average: a
-// 1024x1024 matrix product with K = 1024 needs about 10000.
+// With no budget set, a run stops when it stalls: when it has done
+// stallWork units of work without a work-group finishing, counting a warp
+// instruction as stallWarpWeight units plus one per active lane. The units
+// follow the simulator's cost, measured on this project's 2-core VM (one
+// core) with a spin loop: timed, about 75 ns a warp instruction plus 3.3 ns
+// an active lane, so 9e9 units are 24 to 41 s at every warp width from 1
+// active lane to 128; functionally 2 to 3 times less. A launch that keeps
+// finishing work-groups is never cut off, however big; a hung work-group
+// is caught even when the others finished.
 const (
-	budgetFloor   = 1 << 28
-	budgetPerWarp = 1 << 14
+	stallWork       = 9e9
+	stallWarpWeight = 24
 )
 
-// DefaultBudget is the warp-instruction budget of a launch of warps warps
-// when the caller sets none.
-func DefaultBudget(warps uint64) uint64 {
-	if warps > math.MaxUint64/budgetPerWarp {
-		return Unlimited
-	}
-	return max(budgetFloor, budgetPerWarp*warps)
-}
+// Budget is the run's warp-instruction budget once Init has run
+// (Unlimited when there is none).
+func (d *Dispatch) Budget() uint64 { return d.budget }
 
 // ErrStopped reports a run its context stopped; the error also wraps the
 // context's cause.
@@ -64,8 +59,16 @@ func (d *Dispatch) Checkpoint(groupsDone int, cycles float64) error {
 		default:
 		}
 	}
-	if d.Stats.WarpInsts > d.MaxWarpInsts {
+	if d.Stats.WarpInsts > d.budget {
 		return d.budgetError()
+	}
+	if d.stallCheck {
+		work := d.Stats.ThreadInsts + stallWarpWeight*d.Stats.WarpInsts
+		if groupsDone != d.stallGroups {
+			d.stallGroups, d.stallMark, d.stallWarpMark = groupsDone, work, d.Stats.WarpInsts
+		} else if work-d.stallMark > stallWork {
+			return d.stallError()
+		}
 	}
 	if d.Progress != nil {
 		now := time.Now()
@@ -80,12 +83,24 @@ func (d *Dispatch) Checkpoint(groupsDone int, cycles float64) error {
 // budgetError says where the kernel was when its budget ran out: the block
 // the first still-running warp was in, which is where a hung kernel loops.
 func (d *Dispatch) budgetError() error {
-	where := ""
-	if w := d.runningWarp(); w != nil && w.last >= 0 && int(w.last) < len(d.Prog.Blocks) {
-		where = "; it was running " + d.Prog.describeBlock(w.last)
-	}
+	where := d.where()
 	return fmt.Errorf("kernel %s did not finish within %d warp instructions%s (raise --max-instructions if it is meant to run longer): %w",
-		d.Prog.Entry, d.MaxWarpInsts, where, ErrBudget)
+		d.Prog.Entry, d.budget, where, ErrBudget)
+}
+
+// stallError reports a run in which no work-group finished for too long.
+func (d *Dispatch) stallError() error {
+	where := d.where()
+	return fmt.Errorf("kernel %s seems hung: no work-group finished in the last %d warp instructions (%d in all)%s (give --max-instructions N, or unlimited, if it is meant to run that long): %w",
+		d.Prog.Entry, d.Stats.WarpInsts-d.stallWarpMark, d.Stats.WarpInsts, where, ErrBudget)
+}
+
+// where is "; it was running block ..." for the warp that ran last.
+func (d *Dispatch) where() string {
+	if w := d.runningWarp(); w != nil && w.last >= 0 && int(w.last) < len(d.Prog.Blocks) {
+		return "; it was running " + d.Prog.describeBlock(w.last)
+	}
+	return ""
 }
 
 // runningWarp is the warp that ran last, if it has not finished.

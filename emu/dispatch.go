@@ -47,8 +47,9 @@ type Dispatch struct {
 	ConstBase uint64
 	// Printf receives printf output.
 	Printf io.Writer
-	// MaxWarpInsts bounds the run (0: DefaultBudget of the launch;
-	// Unlimited: none).
+	// MaxWarpInsts bounds the run. 0 sets none but stops a run that
+	// stalls (no work-group finishing for about 30 s of simulation, see
+	// stallWork); Unlimited sets neither.
 	MaxWarpInsts uint64
 	// Ctx, when set, stops the run when done (Run and the timing engine
 	// return ErrStopped with the counters so far in Stats).
@@ -81,6 +82,13 @@ type Dispatch struct {
 
 	lastStepped  *Warp
 	lastProgress time.Time
+	// budget is MaxWarpInsts, or Unlimited with the stall check on. The
+	// stall check keeps the groups finished at the last check, and the
+	// work and warp instructions done when that count last moved.
+	budget                   uint64
+	stallCheck               bool
+	stallGroups              int
+	stallMark, stallWarpMark uint64
 }
 
 // Init checks the launch and lays out arguments and local memory.
@@ -143,9 +151,10 @@ func (d *Dispatch) Init() error {
 	for i := range d.allList {
 		d.allList[i] = int32(i)
 	}
-	if d.MaxWarpInsts == 0 {
-		warps := uint64(d.NumGroups()) * uint64(d.WarpsPerGroup())
-		d.MaxWarpInsts = DefaultBudget(warps)
+	// No budget: the run is stopped only if it stalls (Checkpoint).
+	d.budget, d.stallCheck = d.MaxWarpInsts, d.MaxWarpInsts == 0
+	if d.stallCheck {
+		d.budget = Unlimited
 	}
 	return nil
 }

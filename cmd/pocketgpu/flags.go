@@ -2,11 +2,14 @@ package main
 
 import (
 	"errors"
+	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/pocketgpu/pocketgpu/emu"
 	"github.com/pocketgpu/pocketgpu/internal/suggest"
 )
 
@@ -106,3 +109,31 @@ func refuseZero(cmd *cobra.Command, names ...string) error {
 	}
 	return nil
 }
+
+// budgetValue is --max-instructions: a positive count, or "unlimited".
+type budgetValue uint64
+
+func (b *budgetValue) String() string {
+	switch uint64(*b) {
+	case 0:
+		return ""
+	case emu.Unlimited:
+		return "unlimited"
+	}
+	return strconv.FormatUint(uint64(*b), 10)
+}
+
+func (b *budgetValue) Set(s string) error {
+	if strings.EqualFold(s, "unlimited") {
+		*b = budgetValue(emu.Unlimited)
+		return nil
+	}
+	n, err := strconv.ParseUint(s, 10, 64)
+	if err != nil || n == 0 {
+		return fmt.Errorf("want a positive number of warp instructions or unlimited")
+	}
+	*b = budgetValue(n)
+	return nil
+}
+
+func (b *budgetValue) Type() string { return "N" }

@@ -3,8 +3,8 @@ package main
 import (
 	"os"
 	"strings"
-	"time"
 	"testing"
+	"time"
 )
 
 // FuzzDecodeJob: any bytes as a job file give a job or an error that names

@@ -1,10 +1,12 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"sort"
@@ -15,6 +17,7 @@ import (
 
 	"github.com/pocketgpu/pocketgpu/arch"
 	"github.com/pocketgpu/pocketgpu/device"
+	"github.com/pocketgpu/pocketgpu/emu"
 	"github.com/pocketgpu/pocketgpu/ir"
 	"github.com/pocketgpu/pocketgpu/kernel"
 )
@@ -47,15 +50,12 @@ resources in (set, binding) order, then one scalar per push-constant member):
   image2d:CHAN:WxH             an RGBA 2D image
 
 A job file holds the same fields as YAML (see docs/run.md).`,
-		Example: `  pocketgpu run --gpu mali-g52 --functional vecadd.cl --global 1024 --local 64 \
-      --arg buf:f32:1024=random --arg buf:f32:1024=random --arg buf:f32:1024 --arg u32:1024 --print 2:8
-  pocketgpu run job.yaml --json`,
+		Example: `  pocketgpu run --gpu mali-g52 --functional examples/saxpy.cl --global 4096 \
+      --arg buf:f32:4096=random --arg buf:f32:4096=iota --arg f32:2.0 --print 1:8
+  pocketgpu run examples/job.yaml --json`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			fl := cmd.Flags()
-			if fl.Changed("max-instructions") && j.MaxInstructions == 0 {
-				return badInputf("--max-instructions 0: want at least 1 (leave it out for the default budget)")
-			}
 			if fl.Changed("warp-width") && j.WarpWidth <= 0 {
 				return badInputf("--warp-width %d: want a positive width (leave it out for the GPU's choice)", j.WarpWidth)
 			}
@@ -128,7 +128,7 @@ A job file holds the same fields as YAML (see docs/run.md).`,
 				job.Spec[id] = v
 			}
 			job.quiet = asJSON
-			return runJob(cmd.OutOrStdout(), cmd.ErrOrStderr(), job, asJSON)
+			return runJob(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), job, asJSON)
 		},
 	}
 	f := cmd.Flags()
@@ -144,7 +144,8 @@ A job file holds the same fields as YAML (see docs/run.md).`,
 	f.StringArrayVar(&prints, "print", nil, "print the first COUNT (default 16) elements of argument N")
 	f.StringArrayVar(&specs, "spec", nil, "set the specialization constant with SpecId ID")
 	f.BoolVar(&j.Functional, "functional", false, "compute results only, without the timing model")
-	f.Uint64Var(&j.MaxInstructions, "max-instructions", 0, "stop a kernel after this many warp instructions (default 4294967296)")
+	f.Var((*budgetValue)(&j.MaxInstructions), "max-instructions",
+		"stop a kernel after N warp instructions, or never with unlimited (default 2^28, or 2^14 per warp launched if more)")
 	f.IntVar(&j.WarpWidth, "warp-width", 0, "override the warp width the GPU's occupancy rules choose")
 	f.BoolVar(&asJSON, "json", false, "print the result as JSON")
 	nameArgs(cmd, "gpu", "GPU", "entry", "NAME", "define", "NAME[=VALUE]", "include", "DIR", "global", "X[,Y[,Z]]", "local", "X[,Y[,Z]]",
@@ -174,9 +175,12 @@ type runResult struct {
 	PerCore            []map[string]float64 `json:"per_core,omitempty"`
 	Printed            map[int][]string     `json:"printed,omitempty"`
 	Dumped             map[int]string       `json:"dumped,omitempty"`
+	// Partial says why the run stopped early (Ctrl-C, the memory cap);
+	// its counters cover the work done until then.
+	Partial string `json:"partial,omitempty"`
 }
 
-func runJob(stdout, stderr io.Writer, j *Job, asJSON bool) error {
+func runJob(ctx context.Context, stdout, stderr io.Writer, j *Job, asJSON bool) error {
 	if len(j.GPUs) == 0 {
 		return badInputf("no GPU: give --gpu (or gpu: in the job file); `pocketgpu gpus` lists them")
 	}
@@ -230,9 +234,13 @@ func runJob(stdout, stderr io.Writer, j *Job, asJSON bool) error {
 		gpus = append(gpus, g)
 	}
 	var results []runResult
+	var stopped error
 	for _, g := range gpus {
-		res, err := runOnGPU(stdout, g, spv, j, specs, dir)
-		if err != nil {
+		res, err := runOnGPU(ctx, stdout, stderr, g, spv, j, specs, dir)
+		if errors.Is(err, emu.ErrStopped) && res != nil {
+			// Interrupted: print what ran, marked partial, then stop.
+			stopped = err
+		} else if err != nil {
 			return err
 		}
 		for _, p := range prints {
@@ -260,17 +268,26 @@ func runJob(stdout, stderr io.Writer, j *Job, asJSON bool) error {
 			res.Dumped[n] = file
 		}
 		results = append(results, res.runResult)
+		if stopped != nil {
+			break
+		}
 	}
 	if asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		if len(results) == 1 {
-			return enc.Encode(results[0])
+			if err := enc.Encode(results[0]); err != nil {
+				return err
+			}
+			return stopped
 		}
-		return enc.Encode(map[string]any{"runs": results})
+		if err := enc.Encode(map[string]any{"runs": results}); err != nil {
+			return err
+		}
+		return stopped
 	}
 	printRuns(stdout, results, specs)
-	return nil
+	return stopped
 }
 
 type gpuRun struct {
@@ -278,7 +295,9 @@ type gpuRun struct {
 	bound *device.Bound
 }
 
-func runOnGPU(stdout io.Writer, g *arch.GPU, spv []byte, j *Job, specs []kernel.Arg, dir string) (*gpuRun, error) {
+// runOnGPU runs the job on one GPU. Interrupted, it returns the partial
+// run with the error.
+func runOnGPU(ctx context.Context, stdout, stderr io.Writer, g *arch.GPU, spv []byte, j *Job, specs []kernel.Arg, dir string) (*gpuRun, error) {
 	dev := device.Open(g)
 	if !j.quiet {
 		dev.Printf = stdout
@@ -298,7 +317,22 @@ func runOnGPU(stdout io.Writer, g *arch.GPU, spv []byte, j *Job, specs []kernel.
 		return nil, runError(err)
 	}
 	nd := device.NDRange{Dims: len(j.Global), Global: dims3(j.Global), Local: dims3(j.Local), Offset: dims3(j.Offset)}
-	opt := device.Options{WarpWidth: j.WarpWidth, MaxWarpInsts: j.MaxInstructions}
+	opt := device.Options{WarpWidth: j.WarpWidth, MaxWarpInsts: j.MaxInstructions, Context: ctx}
+	est, err := dev.Estimate(k, nd, bound.Args, opt)
+	if err != nil {
+		return nil, runError(err)
+	}
+	if err := checkEstimate(stderr, g, est, j.Functional); err != nil {
+		return nil, err
+	}
+	bar := newProgress(stderr, false, int(min(est.WorkGroups, math.MaxInt)), "run "+g.ID+" work-groups")
+	opt.Progress = func(p emu.Progress) {
+		detail := ""
+		if p.Cycles > 0 {
+			detail = formatNumber(p.Cycles) + " cycles"
+		}
+		bar.set(int64(p.GroupsDone), detail)
+	}
 	var res *device.Result
 	var timed *device.TimedResult
 	if j.Functional {
@@ -309,7 +343,9 @@ func runOnGPU(stdout io.Writer, g *arch.GPU, spv []byte, j *Job, specs []kernel.
 			res = &timed.Result
 		}
 	}
-	if err != nil {
+	bar.finish()
+	partial := errors.Is(err, emu.ErrStopped) && res != nil
+	if err != nil && !partial {
 		return nil, runError(err)
 	}
 	dims := len(j.Global)
@@ -325,7 +361,41 @@ func runOnGPU(stdout io.Writer, g *arch.GPU, spv []byte, j *Job, specs []kernel.
 		r.Cycles, r.TimeNS, r.ClockMHz = timed.Timing.Cycles, timed.Timing.TimeNS, g.ClockMHz
 		r.Counters, r.PerCore = timed.Timing.Counters, timed.Timing.PerCore
 	}
-	return &gpuRun{runResult: r, bound: bound}, nil
+	if partial {
+		r.Partial = fmt.Sprintf("interrupted after %d of %d work-groups", res.Stats.WorkGroups, est.WorkGroups)
+	}
+	return &gpuRun{runResult: r, bound: bound}, err
+}
+
+// checkEstimate refuses a launch that cannot finish within its budget and
+// warns before one that will take minutes.
+func checkEstimate(stderr io.Writer, g *arch.GPU, e *device.Estimate, functional bool) error {
+	if e.OverBudget() {
+		return badInputf("%s: this launch needs at least %d warp instructions (%d warps), over its budget of %d; raise --max-instructions (or unlimited) to run it",
+			g.ID, e.MinWarpInsts, e.Warps, e.Budget)
+	}
+	secs := e.MinSeconds[1]
+	if functional {
+		secs = e.MinSeconds[0]
+	}
+	if secs >= 60 {
+		fmt.Fprintf(stderr, "pocketgpu: %s: %d work-items in %d warps need at least %d warp instructions: %s or more here. Progress follows; Ctrl-C stops and prints the counters so far.\n",
+			g.ID, e.WorkItems, e.Warps, e.MinWarpInsts, formatDuration(secs))
+	}
+	return nil
+}
+
+// formatDuration is a wait in words: "45 s", "12 minutes", "3.5 hours".
+func formatDuration(secs float64) string {
+	switch {
+	case secs < 120:
+		return fmt.Sprintf("%.0f s", secs)
+	case secs < 2*3600:
+		return fmt.Sprintf("%.0f minutes", secs/60)
+	case secs < 2*86400:
+		return fmt.Sprintf("%.1f hours", secs/3600)
+	}
+	return fmt.Sprintf("%.0f days", secs/86400)
 }
 
 // runError classifies a failure: the kernel's or the user's (exit 2) or the
@@ -401,6 +471,17 @@ func printRuns(w io.Writer, runs []runResult, specs []kernel.Arg) {
 		fmt.Fprintln(tw)
 	}
 	row("kernel", func(r runResult) string { return r.Entry })
+	for _, r := range runs {
+		if r.Partial != "" {
+			row("status", func(r runResult) string {
+				if r.Partial != "" {
+					return "PARTIAL: " + r.Partial
+				}
+				return "complete"
+			})
+			break
+		}
+	}
 	row("mode", func(r runResult) string { return r.Mode })
 	row("global", func(r runResult) string { return sizeString(dims3(r.Global), len(r.Global)) })
 	row("local", func(r runResult) string { return sizeString(dims3(r.Local), len(r.Local)) })

@@ -60,7 +60,7 @@ func TestUserErrors(t *testing.T) {
 		{"warp width the GPU lacks", run("--warp-width", "3"), "--warp-width 3: mali-g52 runs warps of 8 only"},
 		{"warp width zero", run("--warp-width", "0"), "--warp-width 0: want a positive width"},
 		{"analyze warp width zero", []string{"analyze", "--gpu", "adreno-640", vecadd, "--warp-width", "0"}, "--warp-width 0"},
-		{"budget zero", run("--max-instructions", "0"), "--max-instructions 0: want at least 1"},
+		{"budget zero", run("--max-instructions", "0"), "want a positive number of warp instructions or unlimited"},
 		{"work-group size zero", []string{"occupancy", "--gpu", "mali-g52", "--regs", "8", "--wg-size", "0"}, "--wg-size 0: want at least 1"},
 		{"msaa zero", []string{"bins", "--gpu", "adreno-640", "--width", "64", "--height", "64", "--msaa", "0"}, "--msaa 0"},
 		{"spec id the shader lacks", []string{"analyze", "--gpu", "mali-g52", corpusDir + "spec_glsl.spv", "--spec", "99=5"}, "specialization constant 99: the module has none with that SpecId; it has 0, 1 (SHIFT)"},
