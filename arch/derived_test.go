@@ -24,7 +24,7 @@ func TestDerivedFiguresFromTheSeeds(t *testing.T) {
 		tol  float64
 	}{
 		{"mali-g52", "max_resident_threads", 768, 0},                 // seed 000 §Shader Frontend
-		{"mali-g52", "fp32_fma_per_clock", 48, 0},                    // seed 000 §Register Access...
+		{"mali-g52", "fp32_fma_per_clock", 48, 0},                    // seed 000 §Register Access and Execution Pipelines
 		{"mali-g52", "fp32_ops_per_clock", 96, 0},                    // FMA+FADD dual issue
 		{"mali-g52", "fp16_ops_per_clock", 192, 0},                   // FP16 double rate
 		{"mali-g52", "full_occupancy_max_regs", 32, 0},               // >32 registers halves

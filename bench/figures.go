@@ -73,7 +73,7 @@ func parseFigures(data []byte) ([]Figure, error) {
 		case f.TolerancePct <= 0:
 			return nil, fmt.Errorf("%s: tolerance_pct must be positive", where)
 		case !strings.HasPrefix(f.Source, "seed "):
-			return nil, fmt.Errorf("%s: source %q must name a seed (\"seed 000 §Section\")", where, f.Source)
+			return nil, fmt.Errorf("%s: source %q must name a seed (\"seed NNN §Section\")", where, f.Source)
 		}
 		if _, err := Lookup(f.Test); err != nil {
 			return nil, fmt.Errorf("%s: %w", where, err)

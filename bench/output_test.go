@@ -130,13 +130,13 @@ func TestChartsAndIndex(t *testing.T) {
 	if err != nil || !bytes.Contains(svg, []byte("<svg")) || !bytes.Contains(svg, []byte("FP32 fma()")) {
 		t.Errorf("rates.svg: %v, %.80q", err, svg)
 	}
-	v := &Validation{Figures: []Check{{Figure: Figure{ID: "g52-x", GPU: "mali-g52", Source: "seed 000 §X", Published: 2, Unit: "x"}, On: "mali-g52", Simulated: 2.2, ErrorPct: 10}}, MAPE: 10}
+	v := &Validation{Figures: []Check{{Figure: Figure{ID: "g52-x", GPU: "mali-g52", Source: "seed 000 §Memory Pipeline", Published: 2, Unit: "x"}, On: "mali-g52", Simulated: 2.2, ErrorPct: 10}}, MAPE: 10}
 	idx, err := WriteIndex(dir, IndexPage{Title: "t", GPUs: []string{"mali-g52", "adreno-640"}, Results: res, Validation: v})
 	if err != nil {
 		t.Fatal(err)
 	}
 	html, _ := os.ReadFile(idx)
-	for _, want := range []string{`<img src="latency-global.png"`, `<img src="rates.png"`, "seed 000 §X", "10.0%", "Mean absolute percentage error: <b>10.0%</b>"} {
+	for _, want := range []string{`<img src="latency-global.png"`, `<img src="rates.png"`, "seed 000 §Memory Pipeline", "10.0%", "Mean absolute percentage error: <b>10.0%</b>"} {
 		if !bytes.Contains(html, []byte(want)) {
 			t.Errorf("index.html lacks %q", want)
 		}
@@ -194,14 +194,14 @@ func TestFiguresFile(t *testing.T) {
 }
 
 func TestParseFiguresErrors(t *testing.T) {
-	ok := "figures:\n  - {id: a, gpu: mali-g52, test: rates, metric: m, published: 1, unit: u, tolerance_pct: 5, source: \"seed 000 §X\", wording: w}\n"
+	ok := "figures:\n  - {id: a, gpu: mali-g52, test: rates, metric: m, published: 1, unit: u, tolerance_pct: 5, source: \"seed 000 §Memory Pipeline\", wording: w}\n"
 	if _, err := parseFigures([]byte(ok)); err != nil {
 		t.Fatalf("valid file: %v", err)
 	}
 	tests := []struct{ name, yaml, want string }{
 		{"unknown key", strings.Replace(ok, "unit: u", "unit: u, colour: red", 1), "colour"},
-		{"no source", strings.Replace(ok, `source: "seed 000 §X", `, "", 1), "required"},
-		{"not a seed", strings.Replace(ok, "seed 000 §X", "a blog", 1), "must name a seed"},
+		{"no source", strings.Replace(ok, `source: "seed 000 §Memory Pipeline", `, "", 1), "required"},
+		{"not a seed", strings.Replace(ok, "seed 000 §Memory Pipeline", "a blog", 1), "must name a seed"},
 		{"unknown test", strings.Replace(ok, "test: rates", "test: speed", 1), `unknown test "speed"`},
 		{"zero value", strings.Replace(ok, "published: 1", "published: 0", 1), "must be positive"},
 		{"no tolerance", strings.Replace(ok, "tolerance_pct: 5", "tolerance_pct: 0", 1), "tolerance_pct"},
