@@ -14,6 +14,7 @@
 package bench
 
 import (
+	"context"
 	"fmt"
 	"sort"
 	"strings"
@@ -117,6 +118,10 @@ type Options struct {
 	Quick bool
 	// Tick is called once per measured point (for a progress bar); may be nil.
 	Tick func()
+	// Context, when set, stops the run: the kernel under way stops within
+	// a fraction of a second and the run returns its error (wrapping
+	// emu.ErrStopped and the context's cause).
+	Context context.Context
 }
 
 // Test is one benchmark of the suite.

@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"context"
 	"fmt"
 	"sync"
 
@@ -80,6 +81,10 @@ func RunJobs(jobs []Job, o Options, workers int) ([]*Result, error) {
 		go func() {
 			defer wg.Done()
 			for i := range next {
+				if o.Context != nil && o.Context.Err() != nil {
+					errs[i] = context.Cause(o.Context)
+					continue
+				}
 				results[i], errs[i] = jobs[i].Test.Run(jobs[i].GPU, o)
 			}
 		}()

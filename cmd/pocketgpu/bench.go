@@ -131,7 +131,7 @@ func runBench(cmd *cobra.Command, o benchOpts) error {
 			return err
 		}
 	}
-	opt := bench.Options{Quick: o.quick}
+	opt := bench.Options{Quick: o.quick, Context: cmd.Context()}
 	bar := newProgress(cmd.ErrOrStderr(), o.progress, bench.Points(jobs, opt), "benchmarks")
 	opt.Tick = bar.tick
 	results, err := bench.RunJobs(jobs, opt, o.workers)

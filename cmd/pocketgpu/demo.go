@@ -55,7 +55,7 @@ DIR (default pocketgpu-demo). It prints the comparison.`,
 			if err != nil {
 				return badInput(err)
 			}
-			opt := bench.Options{Quick: true}
+			opt := bench.Options{Quick: true, Context: cmd.Context()}
 			bar := newProgress(cmd.ErrOrStderr(), progress, bench.Points(jobs, opt), "demo")
 			opt.Tick = bar.tick
 			results, err := bench.RunJobs(jobs, opt, workers)

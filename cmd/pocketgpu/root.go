@@ -53,7 +53,7 @@ would do.`,
 				return badInputf("--max-memory 0: want a size like 4GiB")
 			}
 			ctx, s := watchMemory(cmd.Context(), uint64(maxMemory))
-			cmd.SetContext(ctx)
+			cmd.SetContext(context.WithValue(ctx, memoryLimitKey{}, uint64(maxMemory)))
 			stop = s
 			return nil
 		},

@@ -201,6 +201,15 @@ func runJob(ctx context.Context, stdout, stderr io.Writer, j *Job, asJSON bool) 
 			return badInputf("argument %d: %v", i, err)
 		}
 	}
+	// Arguments live twice for a moment: as materialized, and in the
+	// simulated device's memory.
+	var argBytes uint64
+	for i := range specs {
+		argBytes += 2 * uint64(max(specs[i].ByteSize(), 0))
+	}
+	if err := checkMemory(ctx, stderr, "the arguments", argBytes); err != nil {
+		return err
+	}
 	type printReq struct{ arg, count int }
 	var prints []printReq
 	for _, p := range j.Print {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"runtime/debug"
 	"runtime/metrics"
@@ -151,4 +152,29 @@ func formatBytes(n uint64) string {
 		return fmt.Sprintf("%d B", n)
 	}
 	return formatNumber(v) + " " + units[i]
+}
+
+// memoryLimitKey holds --max-memory in a command's context.
+type memoryLimitKey struct{}
+
+// memoryLimit is --max-memory as the command's context carries it (0 when
+// it does not, as in tests that call a command's function directly).
+func memoryLimit(ctx context.Context) uint64 {
+	if ctx == nil {
+		return 0
+	}
+	v, _ := ctx.Value(memoryLimitKey{}).(uint64)
+	return v
+}
+
+// checkMemory refuses, before any work, a run whose estimated memory is
+// over --max-memory, and warns before one that takes over a GiB.
+func checkMemory(ctx context.Context, stderr io.Writer, what string, bytes uint64) error {
+	if limit := memoryLimit(ctx); limit > 0 && bytes > limit {
+		return badInputf("%s needs about %s of memory, over --max-memory %s; make it smaller or raise --max-memory", what, formatBytes(bytes), formatBytes(limit))
+	}
+	if bytes >= 1<<30 {
+		fmt.Fprintf(stderr, "pocketgpu: %s needs about %s of memory\n", what, formatBytes(bytes))
+	}
+	return nil
 }

@@ -1,9 +1,11 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 )
@@ -40,4 +42,71 @@ func TestWatchMemory(t *testing.T) {
 		t.Fatalf("cause %v after holding %d MiB", context.Cause(ctx), 8*len(hold))
 	}
 	runtime.KeepAlive(hold)
+}
+
+// runInterrupted runs a command line and presses Ctrl-C (cancels with
+// errInterrupted) after the given time.
+func runInterrupted(t *testing.T, after time.Duration, args ...string) (int, string, string) {
+	t.Helper()
+	ctx, cancel := context.WithCancelCause(context.Background())
+	timer := time.AfterFunc(after, func() { cancel(errInterrupted) })
+	defer timer.Stop()
+	var out, errOut bytes.Buffer
+	code := executeContext(ctx, args, &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+// Ctrl-C during a run or a render prints what was done, marked partial,
+// and exits 130.
+func TestInterruptPrintsPartial(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+		want []string
+	}{
+		{"run timed", []string{"run", "--gpu", "mali-g52", corpusDir + "fma8.spv", "--global", "65536",
+			"--arg", "buf:f32:65536", "--arg", "u32:100000", "--arg", "f32:1"},
+			[]string{"PARTIAL: interrupted", "warp instructions", "cycles"}},
+		{"run functional json", []string{"run", "--gpu", "adreno-640", "--functional", "--json", corpusDir + "fma8.spv", "--global", "65536",
+			"--arg", "buf:f32:65536", "--arg", "u32:100000", "--arg", "f32:1"},
+			[]string{`"partial": "interrupted`}},
+		{"render", []string{"render", "--gpu", "mali-g52", "spheres", "--width", "256", "--height", "256", "--frames", "200", "--out", t.TempDir()},
+			[]string{"frame 0:", "PARTIAL: interrupted in frame"}},
+	} {
+		start := time.Now()
+		code, out, errOut := runInterrupted(t, 1500*time.Millisecond, tc.args...)
+		if code != exitInterrupted {
+			t.Errorf("%s: exit %d, want %d\n%s", tc.name, code, exitInterrupted, errOut)
+		}
+		if el := time.Since(start); el > 5*time.Second {
+			t.Errorf("%s: took %v after the interrupt at 1.5 s", tc.name, el)
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(out, w) {
+				t.Errorf("%s: output lacks %q:\n%s", tc.name, w, out)
+			}
+		}
+		if !strings.Contains(errOut, "interrupted") {
+			t.Errorf("%s: stderr %q", tc.name, errOut)
+		}
+	}
+}
+
+// Runs that cannot fit or finish are refused before any work; those that
+// will take long are announced.
+func TestUpFrontEstimates(t *testing.T) {
+	code, _, errOut := runCLI(t, "render", "--max-memory", "1GiB", "--gpu", "mali-g52", "spheres", "--width", "16384", "--height", "16384", "--out", t.TempDir())
+	if code != exitBadInput || !strings.Contains(errOut, "16384x16384 render needs about 6.") || !strings.Contains(errOut, "--max-memory 1 GiB") {
+		t.Errorf("render over the memory cap: exit %d: %s", code, errOut)
+	}
+	code, _, errOut = runCLI(t, "run", "--gpu", "mali-g52", corpusDir+"fma8.spv", "--global", "4096", "--max-instructions", "100",
+		"--arg", "buf:f32:4096", "--arg", "u32:1", "--arg", "f32:1")
+	if code != exitBadInput || !strings.Contains(errOut, "over its budget of 100") {
+		t.Errorf("launch over its budget: exit %d: %s", code, errOut)
+	}
+	code, _, errOut = runInterrupted(t, 200*time.Millisecond, "run", "--gpu", "mali-g52", "--functional", kdir+"spin.spv", "--global", "4294967296",
+		"--arg", "buf:u32:1")
+	if code != exitInterrupted || !strings.Contains(errOut, "4294967296 work-items in 536870912 warps need at least") {
+		t.Errorf("huge launch: exit %d: %s", code, errOut)
+	}
 }

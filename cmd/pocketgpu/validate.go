@@ -79,7 +79,7 @@ func runValidation(cmd *cobra.Command, gpus []*arch.GPU, forceBar bool, workers 
 	if err != nil {
 		return nil, badInput(err)
 	}
-	var opt bench.Options
+	opt := bench.Options{Context: cmd.Context()}
 	bar := newProgress(cmd.ErrOrStderr(), forceBar, bench.Points(jobs, opt), "validation")
 	opt.Tick = bar.tick
 	results, err := bench.RunJobs(jobs, opt, workers)
