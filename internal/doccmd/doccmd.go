@@ -23,9 +23,12 @@ import (
 
 // Block is a fenced code block.
 type Block struct {
-	Lang  string
-	Line  int // 1-based line of the opening fence
-	Lines []string
+	Lang string
+	// Indent is the fence's indentation (a block in a list item), removed
+	// from Lines.
+	Indent string
+	Line   int // 1-based line of the opening fence
+	Lines  []string
 	// Marker is the marker comment on the line before the fence, if any.
 	Marker *Marker
 	// start and end index the body lines in the document's line slice.
@@ -61,7 +64,9 @@ func Parse(name, text string) (*Doc, error) {
 		if !strings.HasPrefix(l, "```") {
 			continue
 		}
-		b := Block{Lang: strings.TrimSpace(strings.TrimPrefix(l, "```")), Line: i + 1, start: i + 1}
+		raw := d.lines[i]
+		b := Block{Lang: strings.TrimSpace(strings.TrimPrefix(l, "```")), Line: i + 1, start: i + 1,
+			Indent: raw[:len(raw)-len(strings.TrimLeft(raw, " \t"))]}
 		if m, err := markerBefore(d.lines, i); err != nil {
 			return nil, fmt.Errorf("%s:%d: %v", name, i, err)
 		} else {
@@ -74,7 +79,9 @@ func Parse(name, text string) (*Doc, error) {
 			return nil, fmt.Errorf("%s:%d: code block never closed", name, i+1)
 		}
 		b.end = j
-		b.Lines = append([]string(nil), d.lines[i+1:j]...)
+		for _, body := range d.lines[i+1 : j] {
+			b.Lines = append(b.Lines, strings.TrimPrefix(body, b.Indent))
+		}
 		d.Blocks = append(d.Blocks, b)
 		i = j
 	}
@@ -299,7 +306,12 @@ func trimmedLines(s string) []string {
 func (d *Doc) Replace(b Block, lines []string) {
 	delta := len(lines) - (b.end - b.start)
 	nl := append([]string(nil), d.lines[:b.start]...)
-	nl = append(nl, lines...)
+	for _, l := range lines {
+		if l != "" {
+			l = b.Indent + l
+		}
+		nl = append(nl, l)
+	}
 	nl = append(nl, d.lines[b.end:]...)
 	d.lines = nl
 	for i := range d.Blocks {

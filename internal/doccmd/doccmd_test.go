@@ -96,3 +96,20 @@ func TestReplace(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// A block inside a list item is indented; its lines are compared without
+// the indentation, which a replacement keeps.
+func TestIndentedBlock(t *testing.T) {
+	d, err := Parse("t.md", "- item\n\n  <!-- excerpt: x -->\n  ```\n  a: 1\n  ```\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := d.Blocks[0]
+	if b.Marker == nil || b.Indent != "  " || !reflect.DeepEqual(b.Lines, []string{"a: 1"}) {
+		t.Fatalf("block %+v", b)
+	}
+	d.Replace(b, []string{"a: 2"})
+	if !strings.Contains(d.Text(), "  ```\n  a: 2\n  ```") {
+		t.Errorf("replaced:\n%s", d.Text())
+	}
+}
