@@ -51,8 +51,8 @@ cycles divided by the engines of a core, load/store and texture at hit
 bandwidth (no cache misses). Several --gpu flags put the GPUs side by side.
 GPU is ` + gpuArgHelp + `.
 The JSON keys are described in docs/timing.md (Instruction lowering).`,
-		Example: `  pocketgpu analyze --gpu mali-g52 matmul.cl
-  pocketgpu analyze --gpu mali-g52 --gpu adreno-640 --gpu powervr-gx6250 kernel.spv --json`,
+		Example: `  pocketgpu analyze --gpu mali-g52 examples/matmul.cl -D TILE=8
+  pocketgpu analyze --gpu mali-g52 --gpu adreno-640 --gpu powervr-gx6250 internal/corpus/kernels/matmul.spv --json`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.warpWidthSet = cmd.Flags().Changed("warp-width")

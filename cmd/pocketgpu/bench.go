@@ -39,7 +39,7 @@ bars). A progress bar goes to stderr when it is a terminal (--progress forces
 it). --quick runs shorter sweeps. See docs/validation.md for the methodology.`,
 		Example: `  pocketgpu bench --gpu mali-g52 --test latency-global
   pocketgpu bench --gpu mali-g52 --gpu adreno-640 --test rates --test bandwidth-global --out charts
-  pocketgpu bench --gpu my-gpu.yaml --quick --json`,
+  pocketgpu bench --gpu examples/my-g52.yaml --quick --json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runBench(cmd, o)

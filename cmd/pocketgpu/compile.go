@@ -34,9 +34,9 @@ standard compilers (see DEVELOPERS.md):
 A missing compiler is reported with the Debian package that provides it.
 Exit status: 0 done, 2 the source or the command line is wrong (the compiler's
 diagnostics are printed), 1 a compiler is missing or crashed.`,
-		Example: `  pocketgpu compile saxpy.cl -o saxpy.spv
-  pocketgpu compile matmul.cl -D TILE=16 -I include -o matmul.spv
-  pocketgpu compile reduce.comp -o reduce.spv`,
+		Example: `  pocketgpu compile examples/saxpy.cl -o saxpy.spv
+  pocketgpu compile examples/matmul.cl -D TILE=16 -I include -o matmul.spv
+  pocketgpu compile examples/scale.comp -o scale.spv`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runCompile(cmd, args[0], out, kernel.Options{Defines: defines, IncludeDirs: includes, Validate: validate})

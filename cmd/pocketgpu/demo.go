@@ -33,7 +33,7 @@ Adreno 640 and the PowerVR GX6250 (one GPU of each family the seed documents
 measure), compares the results with the figures those documents publish, and
 writes the charts (PNG and SVG), results.csv, results.json and index.html to
 DIR (default pocketgpu-demo). It prints the comparison.`,
-		Example: `  go run ./cmd/pocketgpu demo
+		Example: `  pocketgpu demo
   pocketgpu demo --out /tmp/demo --gpu mali-g52 --gpu adreno-615`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {

@@ -227,3 +227,28 @@ func scratchRoot(t *testing.T, root string) string {
 	}
 	return dir
 }
+
+// Every file a command's --help example names exists in a fresh clone
+// (relative to the repository's root), outputs aside.
+func TestHelpExamplesUseRealFiles(t *testing.T) {
+	root, stop := newRootCmd()
+	defer stop()
+	for _, c := range root.Commands() {
+		words, err := doccmd.Split(strings.NewReplacer("\\\n", " ", "\n", " ").Replace(c.Example))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, w := range words {
+			ext := filepath.Ext(w)
+			if !slices.Contains([]string{".cl", ".comp", ".spv", ".yaml", ".glb", ".gltf"}, ext) {
+				continue
+			}
+			if i > 0 && (words[i-1] == "-o" || words[i-1] == "--output") {
+				continue
+			}
+			if _, err := os.Stat(filepath.Join("..", "..", w)); err != nil {
+				t.Errorf("%s --help: example names %s, which a fresh clone lacks", c.Name(), w)
+			}
+		}
+	}
+}

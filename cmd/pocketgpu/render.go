@@ -65,7 +65,7 @@ heat-cycles: fragment cycles per tile, heat-te: tiles written in red and
 eliminated by CRC in green) and counters.json. Counters are explained in
 docs/counters.md. GPU is ` + gpuArgHelp + `.`,
 		Example: `  pocketgpu render --gpu mali-g52 spheres --frames 2
-  pocketgpu render --gpu adreno-640 model.glb --width 1920 --height 1080 --camera-orbit 5 --frames 3 --json
+  pocketgpu render --gpu adreno-640 examples/box.glb --width 1920 --height 1080 --camera-orbit 5 --frames 3 --json
   pocketgpu render --gpu mali-g52 ui --frames 4 --mode immediate --out ui-imm`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {

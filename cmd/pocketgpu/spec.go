@@ -26,7 +26,7 @@ figures derived from them: peak rates, resident threads, bandwidths.
 GPU is ` + gpuArgHelp + `.`,
 		Example: `  pocketgpu spec mali-g52
   pocketgpu spec 0x6221 --json
-  pocketgpu spec my-gpu.yaml`,
+  pocketgpu spec examples/my-g52.yaml`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			g, err := resolveGPU(args[0])

@@ -36,7 +36,7 @@ to the description moves them. --json prints {"figures": [...], "mape_pct": N}.
 docs/validation.md explains every figure and the remaining errors.`,
 		Example: `  pocketgpu validate
   pocketgpu validate --gpu adreno-640 --json
-  pocketgpu validate --gpu my-g52.yaml`,
+  pocketgpu validate --gpu examples/my-g52.yaml`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkWorkers(workers); err != nil {
