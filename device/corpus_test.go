@@ -48,9 +48,17 @@ func runCase(t *testing.T, g *arch.GPU, c corpus.Case, width int) {
 	nd.Dims = len(c.Global)
 	copy(nd.Global[:], c.Global)
 	copy(nd.Local[:], c.Local)
+	est, err := dev.Estimate(k, nd, bound.Args, Options{WarpWidth: width})
+	if err != nil {
+		t.Fatalf("estimate: %v", err)
+	}
 	res, err := dev.Dispatch(k, nd, bound.Args, Options{WarpWidth: width})
 	if err != nil {
 		t.Fatalf("dispatch: %v", err)
+	}
+	// The estimate is a lower bound, and knows the launch's shape.
+	if est.MinWarpInsts > res.Stats.WarpInsts || est.Warps != res.Stats.Warps {
+		t.Errorf("estimate %d warp instructions in %d warps; ran %d in %d", est.MinWarpInsts, est.Warps, res.Stats.WarpInsts, res.Stats.Warps)
 	}
 	want, err := c.Reference(in)
 	if err != nil {
