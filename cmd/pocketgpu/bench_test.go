@@ -174,7 +174,7 @@ func TestDemoOneGPU(t *testing.T) {
 // The demo as the README runs it: three GPUs, under two minutes here.
 func TestDemoReadme(t *testing.T) {
 	if testing.Short() {
-		t.Skip("the full demo takes about 20 s; run without -short")
+		t.Skip("the full demo takes about 7 s; run without -short")
 	}
 	dir := filepath.Join(t.TempDir(), "pocketgpu-demo")
 	code, out, errOut := runCLI(t, "demo", "--out", dir)

@@ -169,7 +169,7 @@ func runDocCommand(t *testing.T, runs map[string]docRun, where, text string) (do
 // takes long and the run is -short.
 func docSkip(words []string) string {
 	if testing.Short() && len(words) > 0 && (words[0] == "demo" || words[0] == "validate") {
-		return "takes 20 s or more (-short)"
+		return "takes 7 s or more (-short)"
 	}
 	needsCompiler := len(words) > 0 && words[0] == "compile"
 	for _, w := range words {
