@@ -44,7 +44,7 @@ func TestKernelsFresh(t *testing.T) {
 	}
 	for _, m := range Modules() {
 		t.Run(m.Name, func(t *testing.T) {
-			spv, err := kernel.Compile(m.Source, kernel.Options{Defines: m.Defines})
+			spv, err := kernel.Compile(m.Source, kernel.Options{Defines: m.Defines, Light: true})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -2,11 +2,13 @@ package device
 
 import (
 	"fmt"
+	"path/filepath"
 	"testing"
 
 	"github.com/pocketgpu/pocketgpu/arch"
 	"github.com/pocketgpu/pocketgpu/internal/corpus"
 	"github.com/pocketgpu/pocketgpu/ir"
+	"github.com/pocketgpu/pocketgpu/kernel"
 )
 
 // TestCorpus runs every corpus kernel on GPUs of each family (so warps of
@@ -82,6 +84,39 @@ func TestCorpusWidths(t *testing.T) {
 	for _, w := range []int{1, 2, 3, 16, 128} {
 		for _, c := range corpus.Cases() {
 			t.Run(fmt.Sprintf("w%d/%s", w, c.Name), func(t *testing.T) { runCase(t, g, c, w) })
+		}
+	}
+}
+
+// TestCorpusDriverPipeline compiles every OpenCL C corpus kernel with the
+// driver pipeline (-O2, freeze removed, blocks in dominance order) and
+// checks its results against the Go references on a GPU of each family, so
+// the optimized SPIR-V a user's compile produces is tested as much as the
+// prebuilt light one.
+func TestCorpusDriverPipeline(t *testing.T) {
+	for _, tool := range []string{"clang-14", "opt-14", "llvm-spirv-14", "spirv-val"} {
+		if _, err := kernel.FindTool(tool); err != nil {
+			t.Skipf("skipping: %v", err)
+		}
+	}
+	for _, c := range corpus.Cases() {
+		if c.Lang != "opencl" {
+			continue
+		}
+		opt := corpus.CompileOptions(c)
+		opt.Light = false
+		spv, err := kernel.Compile(filepath.Join("..", "internal", "corpus", c.SourceFile), opt)
+		if err != nil {
+			t.Errorf("%s: %v", c.Name, err)
+			continue
+		}
+		c.SPIRV = spv
+		for _, gpu := range []string{"mali-g52", "adreno-640", "powervr-gx6250"} {
+			g, err := arch.Lookup(gpu)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Run(gpu+"/"+c.Name, func(t *testing.T) { runCase(t, g, c, 0) })
 		}
 	}
 }

@@ -23,6 +23,17 @@ type Options struct {
 	// llvm-spirv can emit invalid SPIR-V); for GLSL output and for .spv files
 	// it is done only when Validate is set.
 	Validate bool
+	// Light compiles OpenCL C with the light pipeline (clang without LLVM
+	// passes, then opt-14 with optPasses: no inlining, unrolling or LICM)
+	// instead of the driver pipeline (full -O2 as a vendor driver runs it).
+	Light bool
+	// NoFP64 compiles OpenCL C for a device without cl_khr_fp64, as its
+	// driver would: unsuffixed double literals become float, with clang's
+	// warning, and double arithmetic is an error.
+	NoFP64 bool
+	// ClangFlags are passed to clang-14 as they are (OpenCL C only), after
+	// the pipeline's own.
+	ClangFlags []string
 }
 
 // ToolMissingError says that a compiler the toolchain needs is not installed.
@@ -198,7 +209,10 @@ func compile(src []byte, srcPath, name string, lang Language, opt Options) ([]by
 	}
 
 	if lang == OpenCLC {
-		return w.openCL(in, includes, opt.Defines)
+		if opt.Light {
+			return w.openCLLight(in, includes, opt)
+		}
+		return w.openCL(in, includes, opt)
 	}
 	return w.glsl(in, StageOf(name), includes, opt.Defines, opt.Validate)
 }
@@ -211,21 +225,115 @@ type work struct {
 	srcTmp string // the temp copy of an in-memory source, or ""
 }
 
-// openCL runs the 4-step pipeline of DEVELOPERS.md.
-func (w *work) openCL(in string, includes, defines []string) ([]byte, error) {
-	bc0 := filepath.Join(w.tmp, "k0.bc")
-	bc := filepath.Join(w.tmp, "k.bc")
-	spv := filepath.Join(w.tmp, "k.spv")
-
-	args := []string{"-c", "-target", "spir64", "-cl-std=CL1.2", "-O2", "-Xclang", "-disable-llvm-passes", "-emit-llvm"}
-	for _, d := range defines {
+// clangArgs are the arguments every OpenCL C compile gives clang-14.
+func clangArgs(in string, includes []string, opt Options, passes ...string) []string {
+	args := []string{"-target", "spir64", "-cl-std=CL1.2"}
+	args = append(args, passes...)
+	if opt.NoFP64 {
+		args = append(args, "-Xclang", "-cl-ext=-cl_khr_fp64")
+	}
+	for _, d := range opt.Defines {
 		args = append(args, "-D"+d)
 	}
 	for _, d := range includes {
 		args = append(args, "-I", d)
 	}
-	args = append(args, in, "-o", bc0)
-	if err := w.run("clang-14", args...); err != nil {
+	args = append(args, opt.ClangFlags...)
+	return append(args, in)
+}
+
+// openCL is the driver pipeline, as a vendor driver optimizes: clang-14's
+// front end, then opt-14's standard -O2 (inlining, unrolling, LICM, GVN)
+// without the CPU vectorizers (a SIMT GPU vectorizes across work-items),
+// then llvm-spirv-14. No jump tables: SimplifyCFG would turn a switch into
+// a lookup table in a module-scope private array, which SPIR-V cannot hold.
+// Three repairs llvm-spirv-14 needs: the data layout declares
+// 8- to 64-bit integers native (spir64's declares none, so instcombine
+// narrows a switch on x & 7 to i3, which llvm-spirv cannot encode); freeze
+// is removed (it cannot translate it); and the SPIR-V's blocks are put in
+// dominance order (it can emit a block before its dominator). spirv-val
+// checks the result.
+func (w *work) openCL(in string, includes []string, opt Options) ([]byte, error) {
+	fe := filepath.Join(w.tmp, "front.ll")
+	o2 := filepath.Join(w.tmp, "o2.ll")
+	bc := filepath.Join(w.tmp, "k.bc")
+	spv := filepath.Join(w.tmp, "k.spv")
+	args := clangArgs(in, includes, opt, "-O2", "-fno-jump-tables", "-Xclang", "-disable-llvm-passes", "-S", "-emit-llvm")
+	if err := w.run("clang-14", append(args, "-o", fe)...); err != nil {
+		return nil, err
+	}
+	if err := w.editIR(fe, nativeIntegers); err != nil {
+		return nil, err
+	}
+	if err := w.run("opt-14", "-S", "-passes=default<O2>", "-vectorize-loops=false", "-vectorize-slp=false", fe, "-o", o2); err != nil {
+		return nil, err
+	}
+	if err := w.editIR(o2, removeFreeze); err != nil {
+		return nil, err
+	}
+	// instsimplify folds the no-op casts removeFreeze leaves.
+	if err := w.run("opt-14", "-passes=instsimplify", o2, "-o", bc); err != nil {
+		return nil, err
+	}
+	if err := w.run("llvm-spirv-14", bc, "-o", spv); err != nil {
+		return nil, err
+	}
+	raw, err := w.readSPIRV(spv)
+	if err != nil {
+		return nil, err
+	}
+	ordered, err := orderBlocks(raw)
+	if err != nil {
+		return nil, fmt.Errorf("compiling %s: ordering the blocks of llvm-spirv's output: %w", w.name, err)
+	}
+	if err := os.WriteFile(spv, ordered, 0o600); err != nil {
+		return nil, fmt.Errorf("compiling %s: %w", w.name, err)
+	}
+	if err := w.run("spirv-val", spv); err != nil {
+		return nil, err
+	}
+	return ordered, nil
+}
+
+// editIR rewrites a textual LLVM IR file in place.
+func (w *work) editIR(path string, edit func([]byte) []byte) error {
+	text, err := os.ReadFile(path)
+	if err == nil {
+		err = os.WriteFile(path, edit(text), 0o600)
+	}
+	if err != nil {
+		return fmt.Errorf("compiling %s: %w", w.name, err)
+	}
+	return nil
+}
+
+// dataLayout matches the module's data layout line.
+var dataLayout = regexp.MustCompile(`(?m)^(target datalayout = "[^"]*)"$`)
+
+// nativeIntegers declares 8-, 16-, 32- and 64-bit integers native in the
+// data layout, which keeps LLVM from narrowing to other widths.
+func nativeIntegers(ll []byte) []byte {
+	return dataLayout.ReplaceAll(ll, []byte(`$1-n8:16:32:64"`))
+}
+
+// freezeInst matches an LLVM freeze: "%a = freeze TYPE %b".
+var freezeInst = regexp.MustCompile(`(?m)= freeze (.+) (\S+)$`)
+
+// removeFreeze turns each freeze into a no-op bitcast of its operand.
+// freeze only pins an undefined value to one arbitrary value; the operand
+// itself is one such value, so using it is a valid refinement.
+func removeFreeze(ll []byte) []byte {
+	return freezeInst.ReplaceAll(ll, []byte("= bitcast $1 $2 to $1"))
+}
+
+// openCLLight runs the light pipeline of DEVELOPERS.md: it always
+// validates, but leaves calls, loops and private arrays as written.
+func (w *work) openCLLight(in string, includes []string, opt Options) ([]byte, error) {
+	bc0 := filepath.Join(w.tmp, "k0.bc")
+	bc := filepath.Join(w.tmp, "k.bc")
+	spv := filepath.Join(w.tmp, "k.spv")
+	args := clangArgs(in, includes, opt, "-c", "-O2", "-Xclang", "-disable-llvm-passes", "-emit-llvm")
+	if err := w.run("clang-14", append(args, "-o", bc0)...); err != nil {
 		return nil, err
 	}
 	if err := w.run("opt-14", "-passes="+optPasses, bc0, "-o", bc); err != nil {

@@ -19,6 +19,10 @@ func newCompileCmd() *cobra.Command {
 		includes []string
 		out      string
 		validate bool
+		light    bool
+		noFP64   bool
+
+		clangFlags []string
 	)
 	cmd := &cobra.Command{
 		Use:   "compile FILE -o OUT.spv",
@@ -26,7 +30,11 @@ func newCompileCmd() *cobra.Command {
 		Long: `compile turns a kernel source into the SPIR-V that pocketgpu runs, with the
 standard compilers (see DEVELOPERS.md):
 
-  .cl                  OpenCL C: clang-14 -> opt-14 -> llvm-spirv-14 -> spirv-val
+  .cl                  OpenCL C, optimized as a vendor driver does: clang-14 -O2
+                       (no CPU vectorizers) -> llvm-spirv-14 -> blocks put in
+                       dominance order -> spirv-val; --light: clang-14 without
+                       LLVM passes -> opt-14 (a few cleanups, no inlining or
+                       unrolling) -> llvm-spirv-14 -> spirv-val
   .comp .glsl          GLSL compute shader: glslangValidator (Vulkan 1.1)
   .vert .frag          GLSL vertex / fragment shader: glslangValidator
   .spv                 SPIR-V: checked (and validated) and copied
@@ -36,10 +44,12 @@ Exit status: 0 done, 2 the source or the command line is wrong (the compiler's
 diagnostics are printed), 1 a compiler is missing or crashed.`,
 		Example: `  pocketgpu compile examples/saxpy.cl -o saxpy.spv
   pocketgpu compile examples/matmul.cl -D TILE=16 -I include -o matmul.spv
-  pocketgpu compile examples/scale.comp -o scale.spv`,
+  pocketgpu compile examples/scale.comp -o scale.spv
+  pocketgpu compile examples/saxpy.cl --no-fp64 --clang-flag=-cl-fast-relaxed-math -o saxpy.spv`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runCompile(cmd, args[0], out, kernel.Options{Defines: defines, IncludeDirs: includes, Validate: validate})
+			return runCompile(cmd, args[0], out, kernel.Options{Defines: defines, IncludeDirs: includes, Validate: validate,
+				Light: light, NoFP64: noFP64, ClangFlags: clangFlags})
 		},
 	}
 	f := cmd.Flags()
@@ -47,8 +57,11 @@ diagnostics are printed), 1 a compiler is missing or crashed.`,
 	f.StringArrayVarP(&includes, "include", "I", nil, "add DIR to the #include search path (repeatable)")
 	f.StringVarP(&out, "output", "o", "", "write the SPIR-V module to FILE")
 	f.BoolVar(&validate, "validate", true, "run spirv-val on GLSL output and .spv input (OpenCL C output is always validated)")
+	f.BoolVar(&light, "light", false, "OpenCL C: the light pipeline (no inlining, unrolling or LICM) instead of the driver's -O2")
+	f.BoolVar(&noFP64, "no-fp64", false, "OpenCL C: compile for a GPU without cl_khr_fp64 (double literals become float)")
+	f.StringArrayVar(&clangFlags, "clang-flag", nil, "OpenCL C: pass FLAG to clang-14 (repeatable; --clang-flag=-cl-mad-enable)")
 	_ = cmd.MarkFlagRequired("output")
-	nameArgs(cmd, "define", "NAME[=VALUE]", "include", "DIR", "output", "FILE")
+	nameArgs(cmd, "define", "NAME[=VALUE]", "include", "DIR", "output", "FILE", "clang-flag", "FLAG")
 	return cmd
 }
 

@@ -225,7 +225,9 @@ func formatOne(data []byte, e kernel.ElemType, i, comp int) string {
 }
 
 // CompileOptions are the kernel.Compile options that made the case's
-// prebuilt SPIR-V.
+// prebuilt SPIR-V: the light pipeline, which keeps calls and loops as
+// written so the executor meets them (device.TestCorpusDriverPipeline runs
+// the same sources through the driver pipeline).
 func CompileOptions(c Case) kernel.Options {
-	return kernel.Options{Defines: c.Defines(), Validate: true}
+	return kernel.Options{Defines: c.Defines(), Validate: true, Light: true}
 }

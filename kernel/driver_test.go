@@ -1,0 +1,56 @@
+package kernel
+
+import (
+	"testing"
+
+	"github.com/pocketgpu/pocketgpu/spirv"
+)
+
+// Sources a vendor driver builds that the toolchain alone does not: each
+// compiles with the driver pipeline to valid SPIR-V (spirv-val runs in the
+// pipeline) that pocketgpu's decoder reads.
+func TestDriverPipelineBuilds(t *testing.T) {
+	needTools(t, openCLTools...)
+	for _, tc := range []struct {
+		name, src string
+		opt       Options
+	}{
+		{"C99 inline function", `inline float sq(float x) { return x * x; }
+__kernel void k(__global float *a) { size_t i = get_global_id(0); a[i] = sq(a[i]); }`, Options{}},
+		{"switch narrowed to an odd width", `__kernel void k(__global int *a) {
+	size_t i = get_global_id(0); int r;
+	switch (a[i] & 7) { case 0: r = 10; break; case 1: r = 3; break; case 2: r = 7; break; case 3: r = 1; break;
+	case 4: r = 99; break; case 5: r = 5; break; case 6: r = 42; break; default: r = -1; }
+	a[i] = r; }`, Options{}},
+		{"vector compares", `__kernel void k(__global const float *in, __global float *out, int w, int h) {
+	int x = get_global_id(0), y = get_global_id(1);
+	if (x == 0 || y == 0 || x == w - 1 || y == h - 1) { out[y * w + x] = in[y * w + x]; return; }
+	out[y * w + x] = 0.25f * (in[y * w + x - 1] + in[y * w + x + 1] + in[(y - 1) * w + x] + in[(y + 1) * w + x]); }`, Options{}},
+		{"unrolled loop", `__kernel void k(__global float *a) { float s = 0;
+	#pragma unroll
+	for (int i = 0; i < 16; i++) s += a[i] * a[i + 16];
+	a[get_global_id(0)] = s; }`, Options{}},
+		// With cl_khr_fp64 this divides in double (Float64); without, in float.
+		{"double literals without fp64", `__kernel void k(__global float *a) { size_t i = get_global_id(0); a[i] = a[i] / 3.0 + 0.1; }`, Options{NoFP64: true}},
+		{"extra clang flags", `__kernel void k(__global float *a) { a[get_global_id(0)] = native_sqrt(a[0]) * 0.5f + 1.0f; }`,
+			Options{ClangFlags: []string{"-cl-fast-relaxed-math", "-cl-mad-enable"}}},
+	} {
+		spv, err := CompileSource([]byte(tc.src), "k.cl", OpenCLC, tc.opt)
+		if err != nil {
+			t.Errorf("%s: %v", tc.name, err)
+			continue
+		}
+		m, err := spirv.Decode(spv)
+		if err != nil {
+			t.Errorf("%s: %v", tc.name, err)
+			continue
+		}
+		if tc.opt.NoFP64 {
+			for _, c := range m.Capabilities {
+				if c == spirv.CapabilityFloat64 {
+					t.Errorf("%s: the module uses Float64", tc.name)
+				}
+			}
+		}
+	}
+}
