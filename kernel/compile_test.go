@@ -11,7 +11,7 @@ import (
 
 // needTools skips the test when a tool of the toolchain is missing, naming
 // the Debian package.
-func needTools(t *testing.T, tools ...string) {
+func needTools(t testing.TB, tools ...string) {
 	t.Helper()
 	for _, tool := range tools {
 		if _, err := FindTool(tool); err != nil {
