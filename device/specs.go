@@ -98,6 +98,14 @@ func (d *Device) specArg(k *Kernel, i int, p ir.Param, s kernel.Arg, data []byte
 			return bad("%v", err)
 		}
 		return ValueArg(s.Scalar), nil, nil
+	case kernel.BytesArg:
+		if p.Kind != ir.ParamValue {
+			return bad("bytes were given; the kernel wants %s", describeParam(p))
+		}
+		if want := p.Type.Size; len(s.Scalar) != want {
+			return bad("the kernel's %s is %d bytes; %d bytes were given", p.Type, want, len(s.Scalar))
+		}
+		return ValueArg(s.Scalar), nil, nil
 	case kernel.LocalArg:
 		if p.Kind != ir.ParamLocal {
 			return bad("local memory was given; the kernel wants %s", describeParam(p))

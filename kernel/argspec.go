@@ -31,6 +31,7 @@ package kernel
 
 import (
 	"encoding/binary"
+	"encoding/hex"
 	"fmt"
 	"math"
 	"strconv"
@@ -49,6 +50,7 @@ const (
 	LocalArg                            // local:BYTES
 	Image1DBufferArg                    // image1d_buffer:CHAN:COUNT
 	Image2DArg                          // image2d:CHAN:WxH
+	BytesArg                            // bytes:HEX, a by-value argument as raw bytes
 )
 
 func (k ArgKind) String() string {
@@ -63,6 +65,8 @@ func (k ArgKind) String() string {
 		return "image1d_buffer"
 	case Image2DArg:
 		return "image2d"
+	case BytesArg:
+		return "bytes"
 	}
 	return fmt.Sprintf("ArgKind(%d)", int(k))
 }
@@ -185,7 +189,7 @@ type Arg struct {
 // scalar value, or the local allocation.
 func (a *Arg) ByteSize() int {
 	switch a.Kind {
-	case ScalarArg:
+	case ScalarArg, BytesArg:
 		return len(a.Scalar)
 	case LocalArg:
 		return a.LocalBytes
@@ -196,9 +200,26 @@ func (a *Arg) ByteSize() int {
 const (
 	typeHelp  = "i8 u8 i16 u16 i32 u32 i64 u64 f16 f32 f64, optionally with a vector width x2 x3 x4 x8 x16, e.g. f32x4"
 	chanHelp  = "i8 u8 i16 u16 i32 u32 f16 f32"
-	formsHelp = "buf:TYPE:COUNT[=INIT], TYPE:VALUE, local:BYTES, image1d_buffer:CHAN:COUNT[=INIT] or image2d:CHAN:WxH[=INIT]"
+	formsHelp = "buf:TYPE:COUNT[=INIT], TYPE:VALUE, bytes:HEX, local:BYTES, image1d_buffer:CHAN:COUNT[=INIT] or image2d:CHAN:WxH[=INIT]"
 	initHelp  = "zero, fill:V, iota, random[:SEED], file:PATH or chase:STRIDE_BYTES[:SEED]"
 )
+
+// parseHexBytes reads bytes:HEX's hex digits (spaces and underscores
+// between bytes allowed).
+func parseHexBytes(s string) ([]byte, error) {
+	s = strings.NewReplacer(" ", "", "_", "").Replace(s)
+	if s == "" {
+		return nil, fmt.Errorf("bytes: no bytes given; write bytes:HEX, two hex digits a byte")
+	}
+	if len(s)%2 != 0 {
+		return nil, fmt.Errorf("bytes: %d hex digits is not a whole number of bytes", len(s))
+	}
+	b, err := hex.DecodeString(s)
+	if err != nil {
+		return nil, fmt.Errorf("bytes: %q is not hex", s)
+	}
+	return b, nil
+}
 
 // specError formats a parse error that quotes the spec.
 func specError(spec, format string, args ...any) error {
@@ -235,6 +256,16 @@ func ParseArg(spec string) (Arg, error) {
 	case "image2d":
 		a.Kind = Image2DArg
 		err = a.parseImage(rest)
+	case "bytes":
+		// A by-value argument of any type and size (a struct), as the
+		// little-endian bytes the kernel's layout gives it, in hex.
+		a.Kind = BytesArg
+		if hasInit {
+			return a, specError(spec, "bytes takes no =INIT; write bytes:HEX, e.g. bytes:0100000002000000")
+		}
+		a.Count = 1
+		a.Elem, _ = parseType("u8")
+		a.Scalar, err = parseHexBytes(rest)
 	default:
 		elem, terr := parseType(kind)
 		if terr != nil {

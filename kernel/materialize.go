@@ -55,7 +55,7 @@ func (r *Random) Below(n uint64) uint64 {
 // image the ring is over texels and the index is stored in channel x.
 func (a *Arg) Materialize(baseDir string) ([]byte, error) {
 	switch a.Kind {
-	case ScalarArg:
+	case ScalarArg, BytesArg:
 		return append([]byte(nil), a.Scalar...), nil
 	case LocalArg:
 		return nil, nil

@@ -45,6 +45,8 @@ resources in (set, binding) order, then one scalar per push-constant member):
                                optionally xN (f32x4); INIT zero, fill:V, iota,
                                random[:SEED], file:PATH, chase:STRIDE_BYTES[:SEED]
   TYPE:VALUE                   a scalar (u32:1000, f32:0.5, f32x4:1,2,3,4)
+  bytes:HEX                    a by-value argument of any type (a struct) as its
+                               raw little-endian bytes in hex (bytes:0300_0000)
   local:BYTES                  a __local pointer argument
   image1d_buffer:CHAN:COUNT    an RGBA image of COUNT texels
   image2d:CHAN:WxH             an RGBA 2D image

@@ -171,3 +171,19 @@ func TestRunBadInput(t *testing.T) {
 		})
 	}
 }
+
+// bytes:HEX passes a struct by value as its raw bytes; a wrong size is
+// refused with the struct's layout.
+func TestRunStructByValue(t *testing.T) {
+	code, out, errOut := runCLI(t, "run", "--gpu", "mali-g52", "--functional", kdir+"byval.spv", "--global", "4",
+		"--arg", "buf:f32:4", "--arg", "bytes:03000000_0000003f_00002041_00008040_02000000_00000000", "--print", "0:4")
+	// a=3, b=0.5, c=(10,4), n=2: (3 + 2i) * 0.5 + 10 - 4.
+	if code != exitOK || !strings.Contains(out, "arg 0 (buf:f32:4): 7.5 8.5 9.5 10.5") {
+		t.Errorf("exit %d: %s%s", code, out, errOut)
+	}
+	code, _, errOut = runCLI(t, "run", "--gpu", "mali-g52", "--functional", kdir+"byval.spv", "--global", "4",
+		"--arg", "buf:f32:4", "--arg", "bytes:0300")
+	if code != exitBadInput || !strings.Contains(errOut, "is 24 bytes; 2 bytes were given") {
+		t.Errorf("wrong size: exit %d: %s", code, errOut)
+	}
+}
