@@ -344,6 +344,14 @@ func (g *GPU) Op(class string) (OpCost, bool) {
 	return *op, true
 }
 
+// HasFP64 reports whether the GPU executes double precision (its ops table
+// has fp64_add and does not mark it unsupported), as cl_khr_fp64 on its
+// driver would say.
+func (g *GPU) HasFP64() bool {
+	op, ok := g.Op("fp64_add")
+	return ok && !op.Unsupported
+}
+
 // OpSequence is the classes one operation of class becomes: the class itself,
 // or for an emulated class given with expands_to, that sequence. Each is
 // costed by IssueCycles.

@@ -1,9 +1,11 @@
 package kernel
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -34,6 +36,9 @@ type Options struct {
 	// ClangFlags are passed to clang-14 as they are (OpenCL C only), after
 	// the pipeline's own.
 	ClangFlags []string
+	// Warnings, when set, receives the compilers' warnings of a compile
+	// that succeeds (a driver's build log).
+	Warnings io.Writer
 }
 
 // ToolMissingError says that a compiler the toolchain needs is not installed.
@@ -187,7 +192,7 @@ func compile(src []byte, srcPath, name string, lang Language, opt Options) ([]by
 		return nil, fmt.Errorf("compiling %s: %w", name, err)
 	}
 	defer os.RemoveAll(tmp)
-	w := &work{tmp: tmp, name: name}
+	w := &work{tmp: tmp, name: name, warnings: opt.Warnings}
 
 	in := srcPath
 	includes := opt.IncludeDirs
@@ -220,9 +225,10 @@ func compile(src []byte, srcPath, name string, lang Language, opt Options) ([]by
 // work is one compile: its private temp dir and how to clean its paths out of
 // diagnostics.
 type work struct {
-	tmp    string
-	name   string
-	srcTmp string // the temp copy of an in-memory source, or ""
+	tmp      string
+	name     string
+	srcTmp   string    // the temp copy of an in-memory source, or ""
+	warnings io.Writer // where a successful tool's diagnostics go, or nil
 }
 
 // clangArgs are the arguments every OpenCL C compile gives clang-14.
@@ -298,6 +304,9 @@ func needsRepair(diag string) bool {
 // repairRoute builds the kernel's SPIR-V into spv with the IR edits
 // llvm-spirv-14 needs (see openCL).
 func (w *work) repairRoute(in string, includes []string, opt Options, spv string) error {
+	// The direct route already passed the compilers' warnings on.
+	defer func(saved io.Writer) { w.warnings = saved }(w.warnings)
+	w.warnings = nil
 	fe := filepath.Join(w.tmp, "front.ll")
 	o2 := filepath.Join(w.tmp, "o2.ll")
 	bc := filepath.Join(w.tmp, "repaired.bc")
@@ -438,6 +447,9 @@ func (w *work) run(tool string, args ...string) error {
 	cmd := exec.Command(path, args...)
 	out, err := cmd.CombinedOutput()
 	if err == nil {
+		if w.warnings != nil && len(bytes.TrimSpace(out)) > 0 {
+			fmt.Fprintln(w.warnings, w.trim(string(out)))
+		}
 		return nil
 	}
 	text := w.trim(string(out))

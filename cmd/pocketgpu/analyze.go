@@ -56,7 +56,7 @@ The JSON keys are described in docs/timing.md (Instruction lowering).`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.warpWidthSet = cmd.Flags().Changed("warp-width")
-			return runAnalyze(cmd.OutOrStdout(), args[0], &o)
+			return runAnalyze(cmd.OutOrStdout(), cmd.ErrOrStderr(), args[0], &o)
 		},
 	}
 	f := cmd.Flags()
@@ -72,7 +72,7 @@ The JSON keys are described in docs/timing.md (Instruction lowering).`,
 	return cmd
 }
 
-func runAnalyze(out io.Writer, path string, o *analyzeOpts) error {
+func runAnalyze(out, stderr io.Writer, path string, o *analyzeOpts) error {
 	var gpus []*arch.GPU
 	for _, name := range o.gpus {
 		g, err := resolveGPU(name)
@@ -95,13 +95,22 @@ func runAnalyze(out io.Writer, path string, o *analyzeOpts) error {
 		}
 		spec[id] = v
 	}
-	spv, err := kernel.Load(path, kernel.Options{Defines: o.defines, IncludeDirs: o.includes})
-	if err != nil {
-		return kernelLoadError(err)
+	// Compiled as each GPU's driver would: without cl_khr_fp64 where the
+	// GPU has no double precision.
+	spvFor := map[bool][]byte{}
+	for _, g := range gpus {
+		if _, done := spvFor[!g.HasFP64()]; done {
+			continue
+		}
+		spv, err := kernel.Load(path, kernel.Options{Defines: o.defines, IncludeDirs: o.includes, NoFP64: !g.HasFP64(), Warnings: stderr})
+		if err != nil {
+			return kernelLoadError(err)
+		}
+		spvFor[!g.HasFP64()] = spv
 	}
 	var reports []*isa.Report
 	for _, g := range gpus {
-		k, err := device.Open(g).Load(spv, o.entry, ir.Options{Spec: spec})
+		k, err := device.Open(g).Load(spvFor[!g.HasFP64()], o.entry, ir.Options{Spec: spec})
 		if err != nil {
 			return runError(err)
 		}

@@ -193,11 +193,8 @@ func runJob(ctx context.Context, stdout, stderr io.Writer, j *Job, asJSON bool) 
 	if dir == "" {
 		dir = "."
 	}
-	spv, err := kernel.Load(j.Kernel, kernel.Options{Defines: j.Defines, IncludeDirs: j.Includes})
-	if err != nil {
-		return kernelLoadError(err)
-	}
 	specs := make([]kernel.Arg, len(j.Args))
+	var err error
 	for i, s := range j.Args {
 		if specs[i], err = kernel.ParseArg(s); err != nil {
 			return badInputf("argument %d: %v", i, err)
@@ -244,10 +241,24 @@ func runJob(ctx context.Context, stdout, stderr io.Writer, j *Job, asJSON bool) 
 		}
 		gpus = append(gpus, g)
 	}
+	// A source is compiled as each GPU's driver would: without cl_khr_fp64
+	// where the GPU has no double precision.
+	spvFor := map[bool][]byte{}
+	for _, g := range gpus {
+		noFP64 := !g.HasFP64()
+		if _, done := spvFor[noFP64]; done {
+			continue
+		}
+		spv, err := kernel.Load(j.Kernel, kernel.Options{Defines: j.Defines, IncludeDirs: j.Includes, NoFP64: noFP64, Warnings: stderr})
+		if err != nil {
+			return kernelLoadError(err)
+		}
+		spvFor[noFP64] = spv
+	}
 	var results []runResult
 	var stopped error
 	for _, g := range gpus {
-		res, err := runOnGPU(ctx, stdout, stderr, g, spv, j, specs, dir)
+		res, err := runOnGPU(ctx, stdout, stderr, g, spvFor[!g.HasFP64()], j, specs, dir)
 		if errors.Is(err, emu.ErrStopped) && res != nil {
 			// Interrupted: print what ran, marked partial, then stop.
 			stopped = err

@@ -187,3 +187,23 @@ func TestRunStructByValue(t *testing.T) {
 		t.Errorf("wrong size: exit %d: %s", code, errOut)
 	}
 }
+
+// A source is compiled per GPU as its driver would: double literals are
+// float, with clang's warning, on a GPU without fp64, and double on one
+// with it.
+func TestRunCompilesForEachGPUsFP64(t *testing.T) {
+	needCompilers(t)
+	code, out, errOut := runCLI(t, "run", "--gpu", "mali-g52", "--gpu", "mali-t760", "--functional", kdir+"doubles.cl",
+		"--global", "4", "--arg", "buf:f32:4=iota", "--print", "0:4")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"mali-g52 arg 0 (buf:f32:4=iota): 0.1 0.43333334 0.7666667 1.1", "mali-t760 arg 0 (buf:f32:4=iota): 0.1 0.43333334 0.76666665 1.1"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if !strings.Contains(errOut, "double precision constant requires cl_khr_fp64, casting to single precision") {
+		t.Errorf("no warning: %s", errOut)
+	}
+}
