@@ -49,7 +49,7 @@ diagnostics are printed), 1 a compiler is missing or crashed.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runCompile(cmd, args[0], out, kernel.Options{Defines: defines, IncludeDirs: includes, Validate: validate,
-				Light: light, NoFP64: noFP64, ClangFlags: clangFlags})
+				Light: light, NoFP64: noFP64, ClangFlags: clangFlags, Warnings: cmd.ErrOrStderr()})
 		},
 	}
 	f := cmd.Flags()
