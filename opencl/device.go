@@ -92,9 +92,20 @@ func driverOf(g *arch.GPU) driverProfile {
 	return driverProfile{vendor: "pocketgpu", name: "%s", version: "pocketgpu"}
 }
 
-// Name is CL_DEVICE_NAME.
+// Name is CL_DEVICE_NAME: the GPU's name as its description gives it,
+// without the vendor in front or the SoC in brackets, which drivers leave
+// out.
 func (d *Device) Name() string {
 	name := d.GPU.Name
+	if i := strings.Index(name, " ("); i > 0 {
+		name = name[:i]
+	}
+	for _, v := range []string{"Arm ", "ARM ", "Qualcomm ", "Imagination ", "PowerVR Rogue "} {
+		name = strings.TrimPrefix(name, v)
+	}
+	if d.GPU.Family == arch.Rogue && !strings.HasPrefix(name, "PowerVR") {
+		name = "PowerVR Rogue " + name
+	}
 	if name == "" {
 		name = d.GPU.ID
 	}
@@ -113,13 +124,12 @@ func (d *Device) ComputeUnits() int {
 	return g.Cores
 }
 
-// Extensions is CL_DEVICE_EXTENSIONS: the OpenCL 1.2 extensions pocketgpu
-// runs, with cl_khr_fp64 only where the GPU has double precision and
+// Extensions is CL_DEVICE_EXTENSIONS: the extensions pocketgpu's executor
+// runs (more, such as cl_khr_il_program, as the platform implements them), with cl_khr_fp64 only where the GPU has double precision and
 // cl_khr_fp16 where it has half arithmetic.
 func (d *Device) Extensions() string {
 	ext := []string{"cl_khr_global_int32_base_atomics", "cl_khr_global_int32_extended_atomics",
-		"cl_khr_local_int32_base_atomics", "cl_khr_local_int32_extended_atomics", "cl_khr_byte_addressable_store",
-		"cl_khr_int64_base_atomics", "cl_khr_3d_image_writes", "cl_khr_il_program"}
+		"cl_khr_local_int32_base_atomics", "cl_khr_local_int32_extended_atomics", "cl_khr_byte_addressable_store"}
 	if d.GPU.HasFP64() {
 		ext = append(ext, "cl_khr_fp64")
 	}

@@ -164,6 +164,11 @@ func (d *Device) DeviceInfo(param uint32, platform uint64) ([]byte, error) {
 			return u64(fpDenorm | fpInfNaN | fpRoundToNearest | fpRoundToZero | fpRoundToInf | fpFMA), nil
 		}
 		return u64(0), nil
+	case 0x1033: // CL_DEVICE_HALF_FP_CONFIG (cl_khr_fp16)
+		if op, ok := g.Op("fp16_mad"); ok && !op.Unsupported {
+			return u64(fpInfNaN | fpRoundToNearest | fpFMA), nil
+		}
+		return nil, ErrInvalidValue
 	case 0x1035: // CL_DEVICE_HOST_UNIFIED_MEMORY: a SoC GPU shares the host's DRAM
 		return boolean(true), nil
 	case 0x103D: // CL_DEVICE_OPENCL_C_VERSION

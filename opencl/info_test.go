@@ -109,9 +109,6 @@ func TestDeviceInfoFollowsUserGPU(t *testing.T) {
 func TestDeviceInfoCoversOpenCL12(t *testing.T) {
 	d := deviceOf(t, "adreno-640")
 	for param := uint32(0x1000); param <= 0x1049; param++ {
-		if param == 0x1033 { // unused in 1.2
-			continue
-		}
 		if _, err := d.DeviceInfo(param, 0); err != nil {
 			t.Errorf("param %#x: %v", param, err)
 		}

@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -22,7 +24,7 @@ const docCommand = "go run ./cmd/pocketgpu"
 
 // Commands the documents may show that this test does not run: the test
 // command itself and the tools of the developers' workflow.
-var docOtherCommands = []string{"go test", "go generate", "go install", "go build", "clang-14", "opt-14", "llvm-spirv-14", "spirv-val", "glslangValidator"}
+var docOtherCommands = []string{"go test", "go generate", "go install", "go build", "clang-14", "opt-14", "llvm-spirv-14", "spirv-val", "glslangValidator", "clinfo"}
 
 // Every command in the README and docs runs as written on a fresh clone,
 // from the repository's root, and every excerpt of its output matches a
@@ -59,7 +61,8 @@ func TestDocCommands(t *testing.T) {
 				continue
 			}
 			if !strings.HasPrefix(c.Text, docCommand+" ") {
-				if !slices.ContainsFunc(docOtherCommands, func(p string) bool { return strings.HasPrefix(c.Text, p+" ") }) {
+				tool := envPrefix.ReplaceAllString(c.Text, "") + " "
+				if !slices.ContainsFunc(docOtherCommands, func(p string) bool { return strings.HasPrefix(tool, p+" ") }) {
 					t.Errorf("%s: %q is neither %s nor a known tool", where, c.Text, docCommand)
 				}
 				continue
@@ -129,6 +132,9 @@ func TestDocCommands(t *testing.T) {
 	}
 }
 
+// envPrefix is the VAR=value assignments in front of a command.
+var envPrefix = regexp.MustCompile(`^([A-Z_][A-Z0-9_]*=\S*\s+)+`)
+
 func looksLikeCommand(l string) bool {
 	l = strings.TrimSpace(l)
 	return strings.HasPrefix(l, "pocketgpu ") || strings.HasPrefix(l, "go run ")
@@ -170,6 +176,14 @@ func runDocCommand(t *testing.T, runs map[string]docRun, where, text string) (do
 func docSkip(words []string) string {
 	if testing.Short() && len(words) > 0 && (words[0] == "demo" || words[0] == "validate") {
 		return "takes 7 s or more (-short)"
+	}
+	if len(words) > 0 && words[0] == "icd" {
+		if _, err := exec.LookPath("gcc"); err != nil {
+			return "the icd command needs gcc"
+		}
+		if _, err := os.Stat("/usr/include/CL/cl_icd.h"); err != nil {
+			return "the icd command needs the OpenCL headers (opencl-c-headers)"
+		}
 	}
 	needsCompiler := len(words) > 0 && words[0] == "compile"
 	for _, w := range words {
