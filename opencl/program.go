@@ -9,6 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/pocketgpu/pocketgpu/arch"
 	"github.com/pocketgpu/pocketgpu/device"
 	"github.com/pocketgpu/pocketgpu/emu"
 	"github.com/pocketgpu/pocketgpu/ir"
@@ -367,4 +368,25 @@ func launchError(err error) error {
 		return errorf(OutOfResources, "%v", err)
 	}
 	return errorf(OutOfResources, "%v", fmt.Errorf("the kernel failed: %w", err))
+}
+
+// WorkGroupInfo is clGetKernelWorkGroupInfo's answers for a device: the
+// largest work-group the kernel can run (bounded by what one core holds at
+// the kernel's registers and local memory, by the GPU's occupancy rules),
+// the warp width those rules choose, and the kernel's own local memory.
+func (k *Kernel) WorkGroupInfo(d *Device) (wgSize, warpWidth, localBytes int, err error) {
+	dk := k.loaded[k.Program.Ctx.sims[d]]
+	if dk == nil {
+		return 0, 0, 0, errorf(InvalidDevice, "the kernel's program was not built for the device")
+	}
+	g := d.GPU
+	wgSize = g.MaxWorkgroupSize
+	occ, oerr := g.Occupancy(arch.OccupancyQuery{Regs: min(dk.Regs, g.MaxRegistersPerThread), LocalBytes: dk.IR.LocalBytes, WorkgroupSize: wgSize})
+	if oerr == nil {
+		wgSize = min(wgSize, max(occ.ResidentThreadsPerCore, occ.WarpWidth))
+		warpWidth = occ.WarpWidth
+	} else {
+		warpWidth = g.WarpSizes[0]
+	}
+	return wgSize, warpWidth, dk.IR.LocalBytes, nil
 }

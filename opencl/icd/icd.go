@@ -31,6 +31,9 @@ func main() {}
 var (
 	initOnce sync.Once
 	platform *opencl.Platform
+	// functional runs kernels without the timing model
+	// (POCKETGPU_FUNCTIONAL=1): results only, no simulated time.
+	functional bool
 )
 
 // pgInit makes the platform from POCKETGPU_GPUS; it returns the number of
@@ -39,6 +42,7 @@ var (
 //export pgInit
 func pgInit() C.int {
 	initOnce.Do(func() {
+		functional = os.Getenv("POCKETGPU_FUNCTIONAL") == "1"
 		spec := os.Getenv("POCKETGPU_GPUS")
 		if strings.TrimSpace(spec) == "" {
 			spec = "mali-g52"

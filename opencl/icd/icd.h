@@ -20,6 +20,25 @@ struct _cl_device_id {
 	int index; // the device's place in the Go platform
 };
 
+// Every other object: the dispatch table, then nothing; Go finds the
+// object behind it by its address (objects.go).
+struct _cl_context { cl_icd_dispatch *dispatch; };
+struct _cl_command_queue { cl_icd_dispatch *dispatch; };
+struct _cl_mem { cl_icd_dispatch *dispatch; };
+struct _cl_program { cl_icd_dispatch *dispatch; };
+struct _cl_kernel { cl_icd_dispatch *dispatch; };
+struct _cl_event { cl_icd_dispatch *dispatch; };
+struct _cl_sampler { cl_icd_dispatch *dispatch; };
+
+// pg_table is the dispatch table every object starts with.
+cl_icd_dispatch *pg_table(void);
+// pg_device_index is a device handle's index, or -1 if it is none.
+int pg_device_index(cl_device_id d);
+// pg_device is the handle of device i.
+cl_device_id pg_device(int i);
+// pg_platform is the platform's handle.
+cl_platform_id pg_platform(void);
+
 // pg_unsupported reports a call pocketgpu does not implement (stderr).
 void pg_unsupported(const char *name);
 // pg_fill_stubs points every entry of t at its stub (stubs.c).
