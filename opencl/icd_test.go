@@ -105,7 +105,7 @@ func TestStubsFresh(t *testing.T) {
 	if _, err := os.Stat(clICDHeader); err != nil {
 		t.Skip("skipping: OpenCL headers not installed (Debian package opencl-c-headers)")
 	}
-	cmd := exec.Command("go", "run", "./internal/stubgen", clICDHeader)
+	cmd := exec.Command("go", "run", "./internal/stubgen", clICDHeader, ".")
 	cmd.Dir = "icd"
 	got, err := cmd.Output()
 	if err != nil {

@@ -150,45 +150,5 @@ __attribute__((constructor)) static void fill_table(void) {
 	table.clReleaseDevice = pg_RetainDevice;
 	table.clGetExtensionFunctionAddress = pg_GetExtensionFunctionAddress;
 	table.clGetExtensionFunctionAddressForPlatform = pg_GetExtensionFunctionAddressForPlatform;
-	// The entry points implemented in Go (api.go).
-	table.clCreateContext = (cl_api_clCreateContext)pgCreateContext;
-	table.clCreateContextFromType = (cl_api_clCreateContextFromType)pgCreateContextFromType;
-	table.clRetainContext = (cl_api_clRetainContext)pgRetainContext;
-	table.clReleaseContext = (cl_api_clReleaseContext)pgReleaseContext;
-	table.clGetContextInfo = (cl_api_clGetContextInfo)pgGetContextInfo;
-	table.clCreateCommandQueue = (cl_api_clCreateCommandQueue)pgCreateCommandQueue;
-	table.clCreateCommandQueueWithProperties = (cl_api_clCreateCommandQueueWithProperties)pgCreateCommandQueueWithProperties;
-	table.clRetainCommandQueue = (cl_api_clRetainCommandQueue)pgRetainCommandQueue;
-	table.clReleaseCommandQueue = (cl_api_clReleaseCommandQueue)pgReleaseCommandQueue;
-	table.clGetCommandQueueInfo = (cl_api_clGetCommandQueueInfo)pgGetCommandQueueInfo;
-	table.clFlush = (cl_api_clFlush)pgFlush;
-	table.clFinish = (cl_api_clFinish)pgFinish;
-	table.clCreateBuffer = (cl_api_clCreateBuffer)pgCreateBuffer;
-	table.clRetainMemObject = (cl_api_clRetainMemObject)pgRetainMemObject;
-	table.clReleaseMemObject = (cl_api_clReleaseMemObject)pgReleaseMemObject;
-	table.clGetMemObjectInfo = (cl_api_clGetMemObjectInfo)pgGetMemObjectInfo;
-	table.clEnqueueReadBuffer = (cl_api_clEnqueueReadBuffer)pgEnqueueReadBuffer;
-	table.clEnqueueWriteBuffer = (cl_api_clEnqueueWriteBuffer)pgEnqueueWriteBuffer;
-	table.clEnqueueCopyBuffer = (cl_api_clEnqueueCopyBuffer)pgEnqueueCopyBuffer;
-	table.clEnqueueFillBuffer = (cl_api_clEnqueueFillBuffer)pgEnqueueFillBuffer;
-	table.clCreateProgramWithSource = (cl_api_clCreateProgramWithSource)pgCreateProgramWithSource;
-	table.clCreateProgramWithIL = (cl_api_clCreateProgramWithIL)pgCreateProgramWithIL;
-	table.clBuildProgram = (cl_api_clBuildProgram)pgBuildProgram;
-	table.clGetProgramBuildInfo = (cl_api_clGetProgramBuildInfo)pgGetProgramBuildInfo;
-	table.clGetProgramInfo = (cl_api_clGetProgramInfo)pgGetProgramInfo;
-	table.clRetainProgram = (cl_api_clRetainProgram)pgRetainProgram;
-	table.clReleaseProgram = (cl_api_clReleaseProgram)pgReleaseProgram;
-	table.clCreateKernel = (cl_api_clCreateKernel)pgCreateKernel;
-	table.clRetainKernel = (cl_api_clRetainKernel)pgRetainKernel;
-	table.clReleaseKernel = (cl_api_clReleaseKernel)pgReleaseKernel;
-	table.clSetKernelArg = (cl_api_clSetKernelArg)pgSetKernelArg;
-	table.clGetKernelInfo = (cl_api_clGetKernelInfo)pgGetKernelInfo;
-	table.clGetKernelWorkGroupInfo = (cl_api_clGetKernelWorkGroupInfo)pgGetKernelWorkGroupInfo;
-	table.clEnqueueNDRangeKernel = (cl_api_clEnqueueNDRangeKernel)pgEnqueueNDRangeKernel;
-	table.clEnqueueTask = (cl_api_clEnqueueTask)pgEnqueueTask;
-	table.clWaitForEvents = (cl_api_clWaitForEvents)pgWaitForEvents;
-	table.clGetEventInfo = (cl_api_clGetEventInfo)pgGetEventInfo;
-	table.clGetEventProfilingInfo = (cl_api_clGetEventProfilingInfo)pgGetEventProfilingInfo;
-	table.clRetainEvent = (cl_api_clRetainEvent)pgRetainEvent;
-	table.clReleaseEvent = (cl_api_clReleaseEvent)pgReleaseEvent;
+	// The entry points implemented in Go are set by pg_fill_stubs.
 }

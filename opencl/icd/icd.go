@@ -8,7 +8,7 @@
 //	go build -buildmode=c-shared -o DIR/libpocketgpu-icd.so ./opencl/icd
 package main
 
-//go:generate sh -c "go run ./internal/stubgen /usr/include/CL/cl_icd.h > stubs.c"
+//go:generate sh -c "go run ./internal/stubgen /usr/include/CL/cl_icd.h . > stubs.c"
 
 /*
 #include "icd.h"

@@ -1,0 +1,178 @@
+package main
+
+/*
+#include "icd.h"
+*/
+import "C"
+
+import (
+	"unsafe"
+
+	"github.com/pocketgpu/pocketgpu/opencl"
+)
+
+//export pgCreateKernel
+func pgCreateKernel(cp C.cl_program, name *C.char, errcode *C.cl_int) (ret C.cl_kernel) {
+	defer guardObject("clCreateKernel", errcode, &ret)
+	p, ok := lookup[*opencl.Program](unsafe.Pointer(cp))
+	if !ok {
+		setErr(errcode, C.CL_INVALID_PROGRAM)
+		return nil
+	}
+	if name == nil {
+		setErr(errcode, C.CL_INVALID_VALUE)
+		return nil
+	}
+	k, err := p.NewKernel(C.GoString(name))
+	if s := status("clCreateKernel", err); s != C.CL_SUCCESS {
+		setErr(errcode, s)
+		return nil
+	}
+	setErr(errcode, C.CL_SUCCESS)
+	return C.cl_kernel(newObject(k))
+}
+
+//export pgRetainKernel
+func pgRetainKernel(k C.cl_kernel) (ret C.cl_int) {
+	defer guardStatus("clRetainKernel", &ret)
+	return retain[*opencl.Kernel](unsafe.Pointer(k), C.CL_INVALID_KERNEL)
+}
+
+//export pgReleaseKernel
+func pgReleaseKernel(k C.cl_kernel) (ret C.cl_int) {
+	defer guardStatus("clReleaseKernel", &ret)
+	return release[*opencl.Kernel](unsafe.Pointer(k), C.CL_INVALID_KERNEL)
+}
+
+//export pgSetKernelArg
+func pgSetKernelArg(ck C.cl_kernel, index C.cl_uint, size C.size_t, value unsafe.Pointer) (ret C.cl_int) {
+	defer guardStatus("clSetKernelArg", &ret)
+	k, ok := lookup[*opencl.Kernel](unsafe.Pointer(ck))
+	if !ok {
+		return C.CL_INVALID_KERNEL
+	}
+	var buf *opencl.Buffer
+	var val []byte
+	if k.IsBufferArg(int(index)) {
+		if size == 8 && value != nil {
+			if m := *(*unsafe.Pointer)(value); m != nil {
+				b, ok := lookup[*buffer](m)
+				if !ok {
+					return C.CL_INVALID_MEM_OBJECT
+				}
+				buf = b.Buffer
+			}
+		}
+	} else if value != nil {
+		val = bytesAt(value, size)
+	}
+	return status("clSetKernelArg", k.SetArg(int(index), int(size), val, buf))
+}
+
+//export pgGetKernelInfo
+func pgGetKernelInfo(ck C.cl_kernel, param C.cl_kernel_info, size C.size_t, value unsafe.Pointer, sizeRet *C.size_t) (ret C.cl_int) {
+	defer guardStatus("clGetKernelInfo", &ret)
+	k, ok := lookup[*opencl.Kernel](unsafe.Pointer(ck))
+	if !ok {
+		return C.CL_INVALID_KERNEL
+	}
+	var b []byte
+	switch param {
+	case C.CL_KERNEL_FUNCTION_NAME:
+		b = cstr(k.Name)
+	case C.CL_KERNEL_NUM_ARGS:
+		b = u32(uint32(len(k.Params)))
+	case C.CL_KERNEL_REFERENCE_COUNT:
+		b = u32(uint32(refCount(unsafe.Pointer(ck))))
+	case C.CL_KERNEL_CONTEXT:
+		b = ptr(handleOf(k.Program.Ctx))
+	case C.CL_KERNEL_PROGRAM:
+		b = ptr(handleOf(k.Program))
+	case C.CL_KERNEL_ATTRIBUTES:
+		b = cstr("")
+	default:
+		return C.CL_INVALID_VALUE
+	}
+	return writeInfo(b, nil, size, value, sizeRet)
+}
+
+//export pgGetKernelWorkGroupInfo
+func pgGetKernelWorkGroupInfo(ck C.cl_kernel, d C.cl_device_id, param C.cl_kernel_work_group_info, size C.size_t, value unsafe.Pointer, sizeRet *C.size_t) (ret C.cl_int) {
+	defer guardStatus("clGetKernelWorkGroupInfo", &ret)
+	k, ok := lookup[*opencl.Kernel](unsafe.Pointer(ck))
+	if !ok {
+		return C.CL_INVALID_KERNEL
+	}
+	dev := deviceOf(d)
+	if d == nil && len(k.Program.Ctx.Devices) == 1 {
+		dev = k.Program.Ctx.Devices[0]
+	}
+	if dev == nil {
+		return C.CL_INVALID_DEVICE
+	}
+	wg, warp, local, err := k.WorkGroupInfo(dev)
+	if s := status("clGetKernelWorkGroupInfo", err); s != C.CL_SUCCESS {
+		return s
+	}
+	var b []byte
+	switch param {
+	case C.CL_KERNEL_WORK_GROUP_SIZE:
+		b = u64(uint64(wg))
+	case C.CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE:
+		b = u64(uint64(warp))
+	case C.CL_KERNEL_LOCAL_MEM_SIZE:
+		b = u64(uint64(local))
+	case C.CL_KERNEL_PRIVATE_MEM_SIZE:
+		b = u64(0)
+	case C.CL_KERNEL_COMPILE_WORK_GROUP_SIZE:
+		b = append(append(u64(0), u64(0)...), u64(0)...)
+	default:
+		return C.CL_INVALID_VALUE
+	}
+	return writeInfo(b, nil, size, value, sizeRet)
+}
+
+//export pgEnqueueNDRangeKernel
+func pgEnqueueNDRangeKernel(cq C.cl_command_queue, ck C.cl_kernel, dims C.cl_uint, offset, global, local *C.size_t, nw C.cl_uint, wl *C.cl_event, ev *C.cl_event) (ret C.cl_int) {
+	defer guardStatus("clEnqueueNDRangeKernel", &ret)
+	q, ok := lookup[*opencl.Queue](unsafe.Pointer(cq))
+	if !ok {
+		return C.CL_INVALID_COMMAND_QUEUE
+	}
+	k, ok := lookup[*opencl.Kernel](unsafe.Pointer(ck))
+	if !ok {
+		return C.CL_INVALID_KERNEL
+	}
+	if dims < 1 || dims > 3 {
+		return C.CL_INVALID_WORK_DIMENSION
+	}
+	if global == nil {
+		return C.CL_INVALID_GLOBAL_WORK_SIZE
+	}
+	if s := waitList(nw, wl); s != C.CL_SUCCESS {
+		return s
+	}
+	sizes := func(p *C.size_t) []int {
+		if p == nil {
+			return nil
+		}
+		out := make([]int, dims)
+		for i, v := range unsafe.Slice(p, int(dims)) {
+			out[i] = int(v)
+		}
+		return out
+	}
+	e, err := q.NDRange(k, int(dims), sizes(global), sizes(local), sizes(offset))
+	if s := status("clEnqueueNDRangeKernel", err); s != C.CL_SUCCESS {
+		return s
+	}
+	setEvent(ev, e)
+	return C.CL_SUCCESS
+}
+
+//export pgEnqueueTask
+func pgEnqueueTask(cq C.cl_command_queue, ck C.cl_kernel, nw C.cl_uint, wl *C.cl_event, ev *C.cl_event) (ret C.cl_int) {
+	defer guardStatus("clEnqueueTask", &ret)
+	one := C.size_t(1)
+	return pgEnqueueNDRangeKernel(cq, ck, 1, nil, &one, &one, nw, wl, ev)
+}
