@@ -114,7 +114,8 @@ func (q *Queue) Read(b *Buffer, offset int, dst []byte) (*Event, error) {
 	if err := b.checkRange(offset, len(dst)); err != nil {
 		return nil, err
 	}
-	return q.run(CommandReadBuffer, func(sim *simDevice) (float64, error) {
+	return q.run(CommandReadBuffer, func(sim *simDevice, rec *CommandRecord) (float64, error) {
+		rec.Bytes = len(dst)
 		b.mu.Lock()
 		copy(dst, b.current()[offset:])
 		b.mu.Unlock()
@@ -130,7 +131,8 @@ func (q *Queue) Write(b *Buffer, offset int, src []byte) (*Event, error) {
 	if err := b.checkRange(offset, len(src)); err != nil {
 		return nil, err
 	}
-	return q.run(CommandWriteBuffer, func(sim *simDevice) (float64, error) {
+	return q.run(CommandWriteBuffer, func(sim *simDevice, rec *CommandRecord) (float64, error) {
+		rec.Bytes = len(src)
 		b.mu.Lock()
 		copy(b.on(sim).Data[offset:], src)
 		b.mu.Unlock()
@@ -154,7 +156,8 @@ func (q *Queue) Copy(src, dst *Buffer, srcOff, dstOff, size int) (*Event, error)
 	if src == dst && srcOff < dstOff+size && dstOff < srcOff+size {
 		return nil, errorf(MemCopyOverlap, "the source and destination ranges overlap")
 	}
-	return q.run(CommandCopyBuffer, func(sim *simDevice) (float64, error) {
+	return q.run(CommandCopyBuffer, func(sim *simDevice, rec *CommandRecord) (float64, error) {
+		rec.Bytes = size
 		lockPair(src, dst)
 		defer unlockPair(src, dst)
 		data := append([]byte(nil), src.on(sim).Data[srcOff:srcOff+size]...)
@@ -176,7 +179,8 @@ func (q *Queue) Fill(b *Buffer, pattern []byte, offset, size int) (*Event, error
 	if err := b.checkRange(offset, size); err != nil {
 		return nil, err
 	}
-	return q.run(CommandFillBuffer, func(sim *simDevice) (float64, error) {
+	return q.run(CommandFillBuffer, func(sim *simDevice, rec *CommandRecord) (float64, error) {
+		rec.Bytes = size
 		b.mu.Lock()
 		data := b.on(sim).Data[offset : offset+size]
 		for i := 0; i < size; i += len(pattern) {

@@ -1,7 +1,6 @@
 package opencl
 
 import (
-	"math"
 	"sync"
 
 	"github.com/pocketgpu/pocketgpu/device"
@@ -11,8 +10,9 @@ import (
 // context's commands run on (memory and caches persist across commands,
 // as on hardware).
 type Context struct {
-	Devices []*Device
-	sims    map[*Device]*simDevice
+	Devices  []*Device
+	sims     map[*Device]*simDevice
+	platform *Platform
 }
 
 // simDevice is one device of a context: the simulator and its clock.
@@ -23,6 +23,9 @@ type simDevice struct {
 	// timer's resolution): every command starts when the one before it
 	// ended, and takes its simulated time, rounded to the nanosecond.
 	clockNS uint64
+	// hostBusy is when the device is free on the host program's virtual
+	// clock (VirtualClock), in its ns.
+	hostBusy int64
 }
 
 // NewContext makes a context of some of the platform's devices.
@@ -30,7 +33,7 @@ func (p *Platform) NewContext(devs []*Device) (*Context, error) {
 	if len(devs) == 0 {
 		return nil, errorf(InvalidValue, "a context needs at least one device")
 	}
-	c := &Context{sims: map[*Device]*simDevice{}}
+	c := &Context{sims: map[*Device]*simDevice{}, platform: p}
 	for _, d := range devs {
 		if !p.has(d) {
 			return nil, errorf(InvalidDevice, "not a pocketgpu device")
@@ -92,6 +95,8 @@ type Event struct {
 	Queued, Submit, Start, End uint64
 	// Status is CL_COMPLETE (0) or a negative error.
 	Status int32
+	// hostEnd is when the command ends on the program's virtual clock.
+	hostEnd int64
 }
 
 // Command types (cl_command_type).
@@ -106,22 +111,7 @@ const (
 	CommandBarrier       = 0x1205
 )
 
-// run executes one command on the queue's device: it takes the device
-// clock's current time as its start and the duration work returns as its
-// length.
-func (q *Queue) run(command uint32, work func(sim *simDevice) (float64, error)) (*Event, error) {
-	q.sim.mu.Lock()
-	defer q.sim.mu.Unlock()
-	start := q.sim.clockNS
-	ns, err := work(q.sim)
-	if err != nil {
-		return nil, err
-	}
-	q.sim.clockNS += uint64(math.Round(ns))
-	return &Event{Queue: q, Command: command, Queued: start, Submit: start, Start: start, End: q.sim.clockNS}, nil
-}
-
 // Marker is a command that does nothing, at the device's current time.
 func (q *Queue) Marker() (*Event, error) {
-	return q.run(CommandMarker, func(*simDevice) (float64, error) { return 0, nil })
+	return q.run(CommandMarker, func(*simDevice, *CommandRecord) (float64, error) { return 0, nil })
 }

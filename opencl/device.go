@@ -9,6 +9,8 @@ package opencl
 import (
 	"fmt"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/pocketgpu/pocketgpu/arch"
 )
@@ -16,6 +18,14 @@ import (
 // Platform is the one pocketgpu platform: the GPUs a run simulates.
 type Platform struct {
 	Devices []*Device
+	// Recorder, if set, gets a record of every finished command, one at a
+	// time (exec --report).
+	Recorder func(CommandRecord)
+	// Clock, if set, is the host program's virtual clock (exec
+	// --virtual-clock).
+	Clock    *VirtualClock
+	seq      atomic.Uint64
+	recordMu sync.Mutex
 }
 
 // Platform identity. Name and vendor are pocketgpu's; the suffix is what

@@ -302,7 +302,8 @@ func (q *Queue) NDRange(k *Kernel, dims int, global, local, offset []int) (*Even
 	if dk == nil {
 		return nil, errorf(InvalidProgramExecutable, "the program was not built for this device")
 	}
-	return q.run(CommandNDRangeKernel, func(sim *simDevice) (float64, error) {
+	return q.run(CommandNDRangeKernel, func(sim *simDevice, rec *CommandRecord) (float64, error) {
+		rec.Kernel, rec.Global, rec.Local, rec.Offset = k.Name, global, local, offset
 		bufs := uniqueBuffers(args)
 		for _, b := range bufs {
 			b.mu.Lock()
@@ -326,13 +327,19 @@ func (q *Queue) NDRange(k *Kernel, dims int, global, local, offset []int) (*Even
 			}
 		}
 		if q.Functional {
-			_, err := sim.dev.Dispatch(dk, nd, devArgs, device.Options{})
-			return 0, launchError(err)
+			r, err := sim.dev.Dispatch(dk, nd, devArgs, device.Options{})
+			if err != nil {
+				return 0, launchError(err)
+			}
+			rec.Local = r.Local[:dims]
+			return 0, nil
 		}
 		r, err := sim.dev.Time(dk, nd, devArgs, device.Options{})
 		if err != nil {
 			return 0, launchError(err)
 		}
+		rec.Local = r.Local[:dims]
+		rec.Cycles, rec.Counters = r.Timing.Cycles, r.Timing.Counters
 		return r.Timing.TimeNS, nil
 	})
 }

@@ -20,6 +20,10 @@ func pgWaitForEvents(n C.cl_uint, list *C.cl_event) (ret C.cl_int) {
 	if waitList(n, list) != C.CL_SUCCESS {
 		return C.CL_INVALID_EVENT
 	}
+	for _, ce := range unsafe.Slice(list, int(n)) {
+		e, _ := lookup[*opencl.Event](unsafe.Pointer(ce))
+		e.Wait()
+	}
 	return C.CL_SUCCESS
 }
 

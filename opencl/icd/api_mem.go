@@ -116,6 +116,9 @@ func pgEnqueueReadBuffer(cq C.cl_command_queue, m C.cl_mem, blocking C.cl_bool, 
 	if s := status("clEnqueueReadBuffer", err); s != C.CL_SUCCESS {
 		return s
 	}
+	if blocking != 0 {
+		e.Wait()
+	}
 	setEvent(ev, e)
 	return C.CL_SUCCESS
 }
@@ -136,6 +139,9 @@ func pgEnqueueWriteBuffer(cq C.cl_command_queue, m C.cl_mem, blocking C.cl_bool,
 	e, err := q.Write(b.Buffer, int(off), bytesAt(src, size))
 	if s := status("clEnqueueWriteBuffer", err); s != C.CL_SUCCESS {
 		return s
+	}
+	if blocking != 0 {
+		e.Wait()
 	}
 	setEvent(ev, e)
 	return C.CL_SUCCESS

@@ -104,5 +104,16 @@ func pgFlush(q C.cl_command_queue) (ret C.cl_int) {
 	return C.CL_SUCCESS
 }
 
+// clFinish waits for the queue's device: on a virtual clock, the program's
+// clocks move to when the device is done.
+//
 //export pgFinish
-func pgFinish(q C.cl_command_queue) C.cl_int { return pgFlush(q) }
+func pgFinish(cq C.cl_command_queue) (ret C.cl_int) {
+	defer guardStatus("clFinish", &ret)
+	q, ok := lookup[*opencl.Queue](unsafe.Pointer(cq))
+	if !ok {
+		return C.CL_INVALID_COMMAND_QUEUE
+	}
+	q.Finish()
+	return C.CL_SUCCESS
+}

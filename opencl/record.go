@@ -1,0 +1,157 @@
+package opencl
+
+import (
+	"math"
+	"sync"
+	"time"
+)
+
+// CommandRecord is what one finished command did: the line a report
+// (exec --report) gives it.
+type CommandRecord struct {
+	Seq     uint64 `json:"seq"` // the platform's count of commands, from 1
+	Device  string `json:"device"`
+	Command string `json:"command"` // "kernel", "read", "write", "copy", "fill", "marker", ...
+	Kernel  string `json:"kernel,omitempty"`
+	Global  []int  `json:"global,omitempty"`
+	Local   []int  `json:"local,omitempty"`
+	Offset  []int  `json:"offset,omitempty"`
+	Bytes   int    `json:"bytes,omitempty"` // bytes a transfer moved
+	// StartNS and EndNS are on the device clock (the profiling times);
+	// TimeNS is the simulated duration, Cycles the same in GPU clocks.
+	StartNS uint64  `json:"start_ns"`
+	EndNS   uint64  `json:"end_ns"`
+	TimeNS  float64 `json:"time_ns"`
+	Cycles  float64 `json:"cycles,omitempty"`
+	// HostSeconds is the host time the simulation took.
+	HostSeconds float64            `json:"host_seconds"`
+	Counters    map[string]float64 `json:"counters,omitempty"`
+}
+
+// commandNames name the command types in records.
+var commandNames = map[uint32]string{
+	CommandNDRangeKernel: "kernel",
+	CommandTask:          "task",
+	CommandReadBuffer:    "read",
+	CommandWriteBuffer:   "write",
+	CommandCopyBuffer:    "copy",
+	CommandMarker:        "marker",
+	CommandFillBuffer:    "fill",
+	CommandBarrier:       "barrier",
+}
+
+// CommandName is the short name of a command type.
+func CommandName(command uint32) string {
+	if n, ok := commandNames[command]; ok {
+		return n
+	}
+	return "command"
+}
+
+// run executes one command on the queue's device: it takes the device
+// clock's current time as its start and the duration work returns as its
+// length. work fills in what it knows of the command's record (kernel,
+// sizes, bytes, counters); the platform's Recorder, if any, gets it.
+func (q *Queue) run(command uint32, work func(sim *simDevice, rec *CommandRecord) (float64, error)) (*Event, error) {
+	q.sim.mu.Lock()
+	defer q.sim.mu.Unlock()
+	host := time.Now()
+	start := q.sim.clockNS
+	rec := CommandRecord{Device: q.Device.Name(), Command: CommandName(command), StartNS: start}
+	ns, err := work(q.sim, &rec)
+	if err != nil {
+		return nil, err
+	}
+	q.sim.clockNS += uint64(math.Round(ns))
+	e := &Event{Queue: q, Command: command, Queued: start, Submit: start, Start: start, End: q.sim.clockNS}
+	p := q.Ctx.platform
+	if vc := p.Clock; vc != nil {
+		e.hostEnd = vc.simulated(host, time.Now(), ns, q.sim)
+	}
+	if p.Recorder != nil {
+		rec.Seq = p.seq.Add(1)
+		rec.EndNS = e.End
+		rec.TimeNS = ns
+		if rec.Cycles == 0 && ns > 0 {
+			rec.Cycles = ns * q.Device.GPU.ClockMHz / 1000
+		}
+		rec.HostSeconds = time.Since(host).Seconds()
+		p.recordMu.Lock()
+		p.Recorder(rec)
+		p.recordMu.Unlock()
+	}
+	return e, nil
+}
+
+// VirtualClock is the host program's clock under exec --virtual-clock:
+// the real clock, less the host time simulations took, plus the simulated
+// time the program waited for the device. It keeps, per device, the
+// virtual time the device is busy until; a command starts when the device
+// is free and the program has enqueued it, and a wait (clFinish, a
+// blocking read, clWaitForEvents) moves the clock to the end of what it
+// waits for. The offset from the real clock goes to publish (the clock
+// shim the program runs with adds it to every clock the program reads).
+type VirtualClock struct {
+	mu      sync.Mutex
+	epoch   time.Time
+	offset  int64     // virtual minus real, in ns
+	hidden  time.Time // the end of the last span taken out of the clock
+	publish func(offsetNS int64)
+}
+
+// NewVirtualClock makes a virtual clock that reports its offset to publish.
+func NewVirtualClock(publish func(offsetNS int64)) *VirtualClock {
+	return &VirtualClock{epoch: time.Now(), publish: publish}
+}
+
+// now is the virtual time in ns since the clock was made. Callers hold mu.
+func (v *VirtualClock) now() int64 { return int64(time.Since(v.epoch)) + v.offset }
+
+// simulated takes a simulation that ran from host time t0 to t1 out of
+// the program's clock and books its simulated ns on sim's timeline; it
+// returns the virtual time the command ends.
+func (v *VirtualClock) simulated(t0, t1 time.Time, ns float64, sim *simDevice) int64 {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	// Spans of concurrent simulations are taken out once, so the clock
+	// never runs backwards.
+	if t0.Before(v.hidden) {
+		t0 = v.hidden
+	}
+	if t1.After(t0) {
+		v.offset -= int64(t1.Sub(t0))
+		v.hidden = t1
+	}
+	start := max(v.now(), sim.hostBusy)
+	sim.hostBusy = start + int64(math.Round(ns))
+	v.publish(v.offset)
+	return sim.hostBusy
+}
+
+// waitUntil moves the program's clock forward to t, if it is earlier.
+func (v *VirtualClock) waitUntil(t int64) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if now := v.now(); t > now {
+		v.offset += t - now
+		v.publish(v.offset)
+	}
+}
+
+// Wait is the host waiting for the command to finish: commands run when
+// they are enqueued, so it only moves a virtual clock.
+func (e *Event) Wait() {
+	if vc := e.Queue.Ctx.platform.Clock; vc != nil {
+		vc.waitUntil(e.hostEnd)
+	}
+}
+
+// Finish is the host waiting for every command of the queue's device.
+func (q *Queue) Finish() {
+	if vc := q.Ctx.platform.Clock; vc != nil {
+		q.sim.mu.Lock()
+		t := q.sim.hostBusy
+		q.sim.mu.Unlock()
+		vc.waitUntil(t)
+	}
+}
