@@ -2,10 +2,15 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -30,10 +35,11 @@ GPU:
   OCL_ICD_VENDORS=DIR POCKETGPU_GPUS=mali-g52,adreno-640 clinfo
 
 POCKETGPU_GPUS takes what --gpu takes (presets, GPU numbers, YAML files),
-comma separated; the default is mali-g52. Today the platform answers the
-platform and device queries; other calls return CL_INVALID_OPERATION with a
-message on stderr. Run icd from a clone of pocketgpu: the library is built
-from its source.`,
+comma separated; the default is mali-g52. pocketgpu exec does all this for
+you; its help lists the other variables. Calls pocketgpu does not implement
+return CL_INVALID_OPERATION with a message on stderr. Run icd from a clone of
+pocketgpu: the library is built from its source. DIR also gets
+libpocketgpu-clock.so, the clock shim of exec --virtual-clock.`,
 		Example: `  pocketgpu icd --out icd`,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -44,6 +50,13 @@ from its source.`,
 	nameArgs(cmd, "out", "DIR")
 	return cmd
 }
+
+// The files an ICD directory holds.
+const (
+	icdLibrary       = "libpocketgpu-icd.so"
+	icdVendorFile    = "pocketgpu.icd"
+	clockShimLibrary = "libpocketgpu-clock.so"
+)
 
 func buildICD(cmd *cobra.Command, out string) error {
 	root, err := moduleRoot()
@@ -57,8 +70,20 @@ func buildICD(cmd *cobra.Command, out string) error {
 	if err != nil {
 		return err
 	}
-	lib := filepath.Join(dir, "libpocketgpu-icd.so")
-	build := exec.CommandContext(cmd.Context(), "go", "build", "-buildmode=c-shared", "-o", lib, "./opencl/icd")
+	if err := buildICDInto(cmd.Context(), root, dir); err != nil {
+		return err
+	}
+	w := cmd.OutOrStdout()
+	fmt.Fprintf(w, "wrote %s, %s and %s\n", filepath.Join(dir, icdLibrary), filepath.Join(dir, icdVendorFile), filepath.Join(dir, clockShimLibrary))
+	fmt.Fprintf(w, "run an OpenCL program on simulated GPUs with:\n  OCL_ICD_VENDORS=%s POCKETGPU_GPUS=mali-g52,adreno-640 PROGRAM\n", dir)
+	return nil
+}
+
+// buildICDInto builds the ICD library, its vendor file and the clock shim
+// from the source tree at root into dir.
+func buildICDInto(ctx context.Context, root, dir string) error {
+	lib := filepath.Join(dir, icdLibrary)
+	build := exec.CommandContext(ctx, "go", "build", "-buildmode=c-shared", "-o", lib, "./opencl/icd")
 	build.Dir = root
 	build.Env = append(os.Environ(), "CGO_ENABLED=1")
 	if msg, err := build.CombinedOutput(); err != nil {
@@ -66,14 +91,102 @@ func buildICD(cmd *cobra.Command, out string) error {
 	}
 	// The library's C header is of no use to OpenCL programs.
 	_ = os.Remove(strings.TrimSuffix(lib, ".so") + ".h")
-	vendor := filepath.Join(dir, "pocketgpu.icd")
+	shim := exec.CommandContext(ctx, "gcc", "-O2", "-shared", "-fPIC", "-o", filepath.Join(dir, clockShimLibrary),
+		filepath.Join(root, "opencl", "clockshim", "clockshim.c"), "-ldl")
+	if msg, err := shim.CombinedOutput(); err != nil {
+		return fmt.Errorf("building the clock shim (it needs gcc): %v\n%s", err, msg)
+	}
+	vendor := filepath.Join(dir, icdVendorFile)
 	if err := os.WriteFile(vendor, []byte(lib+"\n"), 0o644); err != nil {
 		return fmt.Errorf("writing %s: %w", vendor, err)
 	}
-	w := cmd.OutOrStdout()
-	fmt.Fprintf(w, "wrote %s and %s\n", lib, vendor)
-	fmt.Fprintf(w, "run an OpenCL program on simulated GPUs with:\n  OCL_ICD_VENDORS=%s POCKETGPU_GPUS=mali-g52,adreno-640 PROGRAM\n", dir)
 	return nil
+}
+
+// cachedICD returns a directory holding an ICD built from the current
+// source of the clone exec runs in, building it on first use: the
+// directory is named by a hash of the source, so an edit gets a new build.
+func cachedICD(cmd *cobra.Command) (string, error) {
+	root, err := moduleRoot()
+	if err != nil {
+		return "", badInputf("exec builds the OpenCL ICD from pocketgpu's source: run it from a clone, or give --icd DIR built by pocketgpu icd --out DIR")
+	}
+	sum, err := sourceHash(root)
+	if err != nil {
+		return "", err
+	}
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		cache = os.TempDir()
+	}
+	dir := filepath.Join(cache, "pocketgpu", "icd-"+sum)
+	if _, err := os.Stat(filepath.Join(dir, icdVendorFile)); err == nil {
+		return dir, nil
+	}
+	fmt.Fprintf(cmd.ErrOrStderr(), "pocketgpu: building the OpenCL ICD into %s (once per source change; about a minute)\n", dir)
+	// Built beside, then renamed: two execs at once, or one killed midway,
+	// never leave a half-built directory in place.
+	tmp, err := os.MkdirTemp(filepath.Dir(dir), "building-")
+	if err != nil {
+		if err = os.MkdirAll(filepath.Dir(dir), 0o755); err == nil {
+			tmp, err = os.MkdirTemp(filepath.Dir(dir), "building-")
+		}
+		if err != nil {
+			return "", fmt.Errorf("the ICD cache: %w", err)
+		}
+	}
+	if err := buildICDInto(cmd.Context(), root, tmp); err != nil {
+		os.RemoveAll(tmp)
+		return "", err
+	}
+	// The vendor file names the library by its final path.
+	if err := os.WriteFile(filepath.Join(tmp, icdVendorFile), []byte(filepath.Join(dir, icdLibrary)+"\n"), 0o644); err != nil {
+		os.RemoveAll(tmp)
+		return "", err
+	}
+	if err := os.Rename(tmp, dir); err != nil {
+		os.RemoveAll(tmp)
+		if _, statErr := os.Stat(filepath.Join(dir, icdVendorFile)); statErr == nil {
+			return dir, nil // another exec built it first
+		}
+		return "", fmt.Errorf("the ICD cache: %w", err)
+	}
+	return dir, nil
+}
+
+// sourceHash hashes the source files the ICD is built from: every Go, C
+// and header file of the module outside tests, testdata, docs and examples.
+func sourceHash(root string) (string, error) {
+	h := sha256.New()
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		name := d.Name()
+		if d.IsDir() {
+			if path != root && (strings.HasPrefix(name, ".") || name == "testdata" || name == "docs" || name == "examples") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		ext := filepath.Ext(name)
+		if (ext != ".go" && ext != ".c" && ext != ".h" && ext != ".yaml" && name != "go.mod" && name != "go.sum") || strings.HasSuffix(name, "_test.go") {
+			return nil
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, path)
+		fmt.Fprintf(h, "%s %d\n", rel, len(data))
+		h.Write(data)
+		return nil
+	})
+	if err != nil {
+		return "", fmt.Errorf("reading the source to build the ICD from: %w", err)
+	}
+	fmt.Fprintf(h, "%s\n", runtime.Version())
+	return hex.EncodeToString(h.Sum(nil))[:16], nil
 }
 
 // moduleRoot finds the pocketgpu source tree the working directory is in.

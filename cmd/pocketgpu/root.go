@@ -88,7 +88,11 @@ func executeContext(ctx context.Context, args []string, stdout, stderr io.Writer
 		return exitOK
 	}
 	var capErr *memoryCapError
+	var prog programExit
 	switch {
+	case errors.As(err, &prog):
+		// exec: the program's own status, which it has explained.
+		return prog.code
 	case errors.Is(context.Cause(ctx), errInterrupted) || errors.Is(err, errInterrupted):
 		fmt.Fprintf(stderr, "pocketgpu: interrupted: %v\n", err)
 		return exitInterrupted

@@ -3,6 +3,8 @@
 // opencl); this file only checks handles and moves bytes.
 #include "icd.h"
 #include "_cgo_export.h"
+#include <dlfcn.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +39,19 @@ static int setup(void) {
 	}
 	ndevices = n;
 	return n;
+}
+
+static volatile int64_t *clock_offset;
+
+int pg_clock_attach(void) {
+	clock_offset = (volatile int64_t *)dlsym(RTLD_DEFAULT, "pocketgpu_clock_offset_ns");
+	return clock_offset != NULL;
+}
+
+void pg_clock_publish(long long offset_ns) {
+	if (clock_offset != NULL) {
+		__atomic_store_n(clock_offset, (int64_t)offset_ns, __ATOMIC_RELEASE);
+	}
 }
 
 cl_icd_dispatch *pg_table(void) { return &table; }

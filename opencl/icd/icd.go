@@ -3,7 +3,12 @@
 // platform, whose devices are the GPUs named in POCKETGPU_GPUS (comma
 // separated: presets, GPU numbers or YAML files; default mali-g52). Its C
 // half (icd.c, stubs.c) is the dispatch table; the answers come from
-// package opencl.
+// package opencl. More environment variables, which pocketgpu exec sets:
+//
+//	POCKETGPU_FUNCTIONAL=1      results only, no timing model
+//	POCKETGPU_REPORT=FILE       a JSON line per finished command
+//	POCKETGPU_VIRTUAL_CLOCK=1   move the program's clocks by simulated time
+//	                            (needs the clock shim preloaded)
 //
 //	go build -buildmode=c-shared -o DIR/libpocketgpu-icd.so ./opencl/icd
 package main
@@ -11,11 +16,13 @@ package main
 //go:generate sh -c "go run ./internal/stubgen /usr/include/CL/cl_icd.h . > stubs.c"
 
 /*
+#cgo LDFLAGS: -ldl
 #include "icd.h"
 */
 import "C"
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -50,6 +57,10 @@ func pgInit() C.int {
 		p, err := opencl.NewPlatform(strings.Split(spec, ","))
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "pocketgpu: POCKETGPU_GPUS=%q: %v\n", spec, err)
+			return
+		}
+		if err := observe(p); err != nil {
+			fmt.Fprintf(os.Stderr, "pocketgpu: %v\n", err)
 			return
 		}
 		platform = p
@@ -97,4 +108,30 @@ func writeInfo(b []byte, err error, size C.size_t, value unsafe.Pointer, sizeRet
 		*sizeRet = C.size_t(len(b))
 	}
 	return C.CL_SUCCESS
+}
+
+// observe sets up what the environment asks to watch: the report file and
+// the virtual clock.
+func observe(p *opencl.Platform) error {
+	if path := os.Getenv("POCKETGPU_REPORT"); path != "" {
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+		if err != nil {
+			return fmt.Errorf("POCKETGPU_REPORT: %w", err)
+		}
+		// One line per command, written as it finishes, so a program
+		// that is killed still leaves a report of what it ran.
+		enc := json.NewEncoder(f)
+		p.Recorder = func(r opencl.CommandRecord) {
+			if err := enc.Encode(r); err != nil {
+				fmt.Fprintf(os.Stderr, "pocketgpu: POCKETGPU_REPORT: %v\n", err)
+			}
+		}
+	}
+	if os.Getenv("POCKETGPU_VIRTUAL_CLOCK") == "1" {
+		if C.pg_clock_attach() == 0 {
+			return errors.New("POCKETGPU_VIRTUAL_CLOCK=1 needs the clock shim preloaded (LD_PRELOAD=.../libpocketgpu-clock.so; pocketgpu exec --virtual-clock does it)")
+		}
+		p.Clock = opencl.NewVirtualClock(func(ns int64) { C.pg_clock_publish(C.longlong(ns)) })
+	}
+	return nil
 }

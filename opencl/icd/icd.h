@@ -39,6 +39,11 @@ cl_device_id pg_device(int i);
 // pg_platform is the platform's handle.
 cl_platform_id pg_platform(void);
 
+// pg_clock_attach finds the clock shim's offset (LD_PRELOAD); it returns 0
+// if the shim is not loaded. pg_clock_publish stores a new offset.
+int pg_clock_attach(void);
+void pg_clock_publish(long long offset_ns);
+
 // pg_unsupported reports a call pocketgpu does not implement (stderr).
 void pg_unsupported(const char *name);
 // pg_fill_stubs points every entry of t at its stub (stubs.c).
