@@ -10,9 +10,31 @@ import (
 // context's commands run on (memory and caches persist across commands,
 // as on hardware).
 type Context struct {
-	Devices  []*Device
+	Devices []*Device
+	// Properties are clCreateContext's properties as given (key, value
+	// pairs, without the terminating 0), for CL_CONTEXT_PROPERTIES.
+	Properties []uint64
+	// Notify, if set, gets every error the platform reports for the
+	// context (clCreateContext's pfn_notify). It may be called from any
+	// goroutine, one call at a time.
+	Notify   func(msg string)
+	notifyMu sync.Mutex
 	sims     map[*Device]*simDevice
 	platform *Platform
+
+	sched  sync.Mutex // guards queues and their lists (sched.go)
+	idle   *sync.Cond // signalled when a queue's command finishes
+	queues []*Queue
+}
+
+// Report sends an error message to the context's pfn_notify, if it has one.
+func (c *Context) Report(msg string) {
+	if c == nil || c.Notify == nil {
+		return
+	}
+	c.notifyMu.Lock()
+	defer c.notifyMu.Unlock()
+	c.Notify(msg)
 }
 
 // simDevice is one device of a context: the simulator and its clock.
@@ -34,6 +56,7 @@ func (p *Platform) NewContext(devs []*Device) (*Context, error) {
 		return nil, errorf(InvalidValue, "a context needs at least one device")
 	}
 	c := &Context{sims: map[*Device]*simDevice{}, platform: p}
+	c.idle = sync.NewCond(&c.sched)
 	for _, d := range devs {
 		if !p.has(d) {
 			return nil, errorf(InvalidDevice, "not a pocketgpu device")
@@ -57,16 +80,21 @@ func (p *Platform) has(d *Device) bool {
 }
 
 // Queue is a cl_command_queue: commands run in order on one device of a
-// context, each as soon as it is enqueued (out-of-order queues are accepted
-// and run in order too).
+// context, each as soon as it is enqueued and what it waits for is
+// complete (out-of-order queues are accepted and run in order too).
 type Queue struct {
-	Ctx       *Context
-	Device    *Device
-	Profiling bool
+	Ctx        *Context
+	Device     *Device
+	Profiling  bool
+	OutOfOrder bool
 	// Functional runs kernels without the timing model: results only, no
 	// simulated time.
 	Functional bool
 	sim        *simDevice
+	state      *queueState
+	// waits and parent are set on a view made by After.
+	waits  []*Event
+	parent *Queue
 }
 
 // Queue property bits (cl_command_queue_properties).
@@ -84,19 +112,12 @@ func (c *Context) NewQueue(d *Device, props uint64) (*Queue, error) {
 	if props&^uint64(QueueOutOfOrder|QueueProfiling) != 0 {
 		return nil, errorf(InvalidQueueProperties, "unknown queue properties %#x", props)
 	}
-	return &Queue{Ctx: c, Device: d, Profiling: props&QueueProfiling != 0, sim: sim}, nil
-}
-
-// Event is a cl_event: a command's state and, on a profiling queue, its
-// times on the simulated device clock (nanoseconds).
-type Event struct {
-	Queue                      *Queue
-	Command                    uint32 // CL_COMMAND_*
-	Queued, Submit, Start, End uint64
-	// Status is CL_COMPLETE (0) or a negative error.
-	Status int32
-	// hostEnd is when the command ends on the program's virtual clock.
-	hostEnd int64
+	q := &Queue{Ctx: c, Device: d, Profiling: props&QueueProfiling != 0, OutOfOrder: props&QueueOutOfOrder != 0,
+		sim: sim, state: &queueState{}}
+	c.sched.Lock()
+	c.queues = append(c.queues, q)
+	c.sched.Unlock()
+	return q, nil
 }
 
 // Command types (cl_command_type).
@@ -111,7 +132,14 @@ const (
 	CommandBarrier       = 0x1205
 )
 
-// Marker is a command that does nothing, at the device's current time.
+// Marker is a command that does nothing, at the device's current time,
+// after every command before it (the queue runs in order) and its view's
+// wait list.
 func (q *Queue) Marker() (*Event, error) {
 	return q.run(CommandMarker, func(*simDevice, *CommandRecord) (float64, error) { return 0, nil })
+}
+
+// Barrier is Marker as clEnqueueBarrierWithWaitList names it.
+func (q *Queue) Barrier() (*Event, error) {
+	return q.run(CommandBarrier, func(*simDevice, *CommandRecord) (float64, error) { return 0, nil })
 }

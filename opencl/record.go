@@ -48,22 +48,53 @@ func CommandName(command uint32) string {
 	return "command"
 }
 
-// run executes one command on the queue's device: it takes the device
-// clock's current time as its start and the duration work returns as its
-// length. work fills in what it knows of the command's record (kernel,
-// sizes, bytes, counters); the platform's Recorder, if any, gets it.
+// run enqueues one command on the queue: it runs at once when the queue
+// has nothing before it and its wait list is complete (then an error of
+// work is returned here), otherwise when they are (sched.go), and fails
+// with CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST if a listed event
+// failed. work fills in what it knows of the command's record (kernel,
+// sizes, bytes, counters) and returns the simulated ns.
 func (q *Queue) run(command uint32, work func(sim *simDevice, rec *CommandRecord) (float64, error)) (*Event, error) {
+	base := q.base()
+	e := newEvent(q.Ctx, base, command, StatusQueued)
 	q.sim.mu.Lock()
-	defer q.sim.mu.Unlock()
+	e.Queued = q.sim.clockNS
+	q.sim.mu.Unlock()
+	cmd := &pending{ev: e, waits: q.waits, work: work}
+	c := q.Ctx
+	c.sched.Lock()
+	base.state.pending = append(base.state.pending, cmd)
+	c.sched.Unlock()
+	c.drain()
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if cmd.failed != nil {
+		return nil, cmd.failed
+	}
+	return e, nil
+}
+
+// execute runs a command whose turn has come: it takes the device clock's
+// current time as its start and the duration work returns as its length.
+// The platform's Recorder, if any, gets its record.
+func (q *Queue) execute(cmd *pending) {
+	e := cmd.ev
+	e.advance(StatusSubmitted, nil)
+	e.advance(StatusRunning, nil)
+	q.sim.mu.Lock()
 	host := time.Now()
 	start := q.sim.clockNS
-	rec := CommandRecord{Device: q.Device.Name(), Command: CommandName(command), StartNS: start}
-	ns, err := work(q.sim, &rec)
+	e.Submit, e.Start = start, start
+	rec := CommandRecord{Device: q.Device.Name(), Command: CommandName(e.Command), StartNS: start}
+	ns, err := cmd.work(q.sim, &rec)
 	if err != nil {
-		return nil, err
+		q.sim.mu.Unlock()
+		cmd.failed = err
+		e.fail(err)
+		return
 	}
 	q.sim.clockNS += uint64(math.Round(ns))
-	e := &Event{Queue: q, Command: command, Queued: start, Submit: start, Start: start, End: q.sim.clockNS}
+	e.End = q.sim.clockNS
 	p := q.Ctx.platform
 	if vc := p.Clock; vc != nil {
 		e.hostEnd = vc.simulated(host, time.Now(), ns, q.sim)
@@ -80,7 +111,8 @@ func (q *Queue) run(command uint32, work func(sim *simDevice, rec *CommandRecord
 		p.Recorder(rec)
 		p.recordMu.Unlock()
 	}
-	return e, nil
+	q.sim.mu.Unlock()
+	e.advance(StatusComplete, nil)
 }
 
 // VirtualClock is the host program's clock under exec --virtual-clock:
@@ -138,17 +170,18 @@ func (v *VirtualClock) waitUntil(t int64) {
 	}
 }
 
-// Wait is the host waiting for the command to finish: commands run when
-// they are enqueued, so it only moves a virtual clock.
-func (e *Event) Wait() {
-	if vc := e.Queue.Ctx.platform.Clock; vc != nil {
-		vc.waitUntil(e.hostEnd)
-	}
-}
-
-// Finish is the host waiting for every command of the queue's device.
+// Finish is the host waiting for every command of the queue: it blocks
+// until the queue is empty, then moves a virtual clock to when the device
+// is done.
 func (q *Queue) Finish() {
-	if vc := q.Ctx.platform.Clock; vc != nil {
+	c := q.Ctx
+	st := q.base().state
+	c.sched.Lock()
+	for len(st.pending) > 0 || st.busy {
+		c.idle.Wait()
+	}
+	c.sched.Unlock()
+	if vc := c.platform.Clock; vc != nil {
 		q.sim.mu.Lock()
 		t := q.sim.hostBusy
 		q.sim.mu.Unlock()

@@ -2,6 +2,13 @@ package main
 
 /*
 #include "icd.h"
+#include <stdlib.h>
+
+typedef void (CL_CALLBACK *pg_context_fn)(const char *, const void *, size_t, void *);
+
+static inline void pg_call_context_fn(void *fn, const char *msg, void *user) {
+	((pg_context_fn)fn)(msg, NULL, 0, user);
+}
 */
 import "C"
 
@@ -27,7 +34,8 @@ func pgCreateContext(props *C.cl_context_properties, n C.cl_uint, devs *C.cl_dev
 		setErr(errcode, C.CL_INVALID_VALUE)
 		return nil
 	}
-	if s := checkContextProps(props); s != C.CL_SUCCESS {
+	saved, s := contextProps(props)
+	if s != C.CL_SUCCESS {
 		setErr(errcode, s)
 		return nil
 	}
@@ -45,27 +53,50 @@ func pgCreateContext(props *C.cl_context_properties, n C.cl_uint, devs *C.cl_dev
 		setErr(errcode, s)
 		return nil
 	}
+	ctx.Properties = saved
+	if notify != nil {
+		ctx.Notify = func(msg string) {
+			cs := C.CString(msg)
+			defer C.free(unsafe.Pointer(cs))
+			C.pg_call_context_fn(notify, cs, user)
+		}
+	}
 	setErr(errcode, C.CL_SUCCESS)
 	return C.cl_context(newObject(ctx))
 }
 
-// checkContextProps accepts CL_CONTEXT_PLATFORM naming this platform.
-func checkContextProps(props *C.cl_context_properties) C.cl_int {
+// contextProps checks a context's properties and returns them as given:
+// CL_CONTEXT_PLATFORM naming this platform and CL_CONTEXT_INTEROP_USER_SYNC
+// (a cl_bool), each at most once.
+func contextProps(props *C.cl_context_properties) ([]uint64, C.cl_int) {
 	if props == nil {
-		return C.CL_SUCCESS
+		return nil, C.CL_SUCCESS
 	}
+	var saved []uint64
+	seen := map[C.cl_context_properties]bool{}
 	for p := unsafe.Pointer(props); ; p = unsafe.Add(p, 16) {
 		key := *(*C.cl_context_properties)(p)
 		if key == 0 {
-			return C.CL_SUCCESS
+			return saved, C.CL_SUCCESS
 		}
 		val := *(*C.cl_context_properties)(unsafe.Add(p, 8))
-		if key != C.CL_CONTEXT_PLATFORM {
-			return C.CL_INVALID_PROPERTY
+		if seen[key] {
+			return nil, C.CL_INVALID_PROPERTY
 		}
-		if uintptr(val) != uintptr(unsafe.Pointer(C.pg_platform())) {
-			return C.CL_INVALID_PLATFORM
+		seen[key] = true
+		switch key {
+		case C.CL_CONTEXT_PLATFORM:
+			if uintptr(val) != uintptr(unsafe.Pointer(C.pg_platform())) {
+				return nil, C.CL_INVALID_PLATFORM
+			}
+		case C.CL_CONTEXT_INTEROP_USER_SYNC:
+			if val != 0 && val != 1 {
+				return nil, C.CL_INVALID_PROPERTY
+			}
+		default:
+			return nil, C.CL_INVALID_PROPERTY
 		}
+		saved = append(saved, uint64(key), uint64(val))
 	}
 }
 
@@ -121,7 +152,14 @@ func pgGetContextInfo(c C.cl_context, param C.cl_context_info, size C.size_t, va
 			b = append(b, ptr(unsafe.Pointer(C.pg_device(C.int(deviceIndex(d)))))...)
 		}
 	case C.CL_CONTEXT_PROPERTIES:
-		b = nil
+		// What clCreateContext was given, with its terminating 0, or
+		// nothing if it was given none.
+		for _, v := range ctx.Properties {
+			b = append(b, u64(v)...)
+		}
+		if ctx.Properties != nil {
+			b = append(b, u64(0)...)
+		}
 	default:
 		return C.CL_INVALID_VALUE
 	}

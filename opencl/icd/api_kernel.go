@@ -135,22 +135,19 @@ func pgGetKernelWorkGroupInfo(ck C.cl_kernel, d C.cl_device_id, param C.cl_kerne
 //export pgEnqueueNDRangeKernel
 func pgEnqueueNDRangeKernel(cq C.cl_command_queue, ck C.cl_kernel, dims C.cl_uint, offset, global, local *C.size_t, nw C.cl_uint, wl *C.cl_event, ev *C.cl_event) (ret C.cl_int) {
 	defer guardStatus("clEnqueueNDRangeKernel", &ret)
-	q, ok := lookup[*opencl.Queue](unsafe.Pointer(cq))
-	if !ok {
-		return C.CL_INVALID_COMMAND_QUEUE
+	q, s := queueAfter(cq, nw, wl)
+	if s != C.CL_SUCCESS {
+		return s
 	}
 	k, ok := lookup[*opencl.Kernel](unsafe.Pointer(ck))
 	if !ok {
 		return C.CL_INVALID_KERNEL
 	}
 	if dims < 1 || dims > 3 {
-		return C.CL_INVALID_WORK_DIMENSION
+		return fail(q.Ctx, "clEnqueueNDRangeKernel", C.CL_INVALID_WORK_DIMENSION, "work_dim %d: 1 to 3", dims)
 	}
 	if global == nil {
-		return C.CL_INVALID_GLOBAL_WORK_SIZE
-	}
-	if s := waitList(nw, wl); s != C.CL_SUCCESS {
-		return s
+		return fail(q.Ctx, "clEnqueueNDRangeKernel", C.CL_INVALID_GLOBAL_WORK_SIZE, "global_work_size is NULL")
 	}
 	sizes := func(p *C.size_t) []int {
 		if p == nil {
@@ -163,7 +160,7 @@ func pgEnqueueNDRangeKernel(cq C.cl_command_queue, ck C.cl_kernel, dims C.cl_uin
 		return out
 	}
 	e, err := q.NDRange(k, int(dims), sizes(global), sizes(local), sizes(offset))
-	if s := status("clEnqueueNDRangeKernel", err); s != C.CL_SUCCESS {
+	if s := ctxStatus(q.Ctx, "clEnqueueNDRangeKernel", err); s != C.CL_SUCCESS {
 		return s
 	}
 	setEvent(ev, e)

@@ -85,6 +85,9 @@ func pgGetCommandQueueInfo(cq C.cl_command_queue, param C.cl_command_queue_info,
 		if q.Profiling {
 			bits |= opencl.QueueProfiling
 		}
+		if q.OutOfOrder {
+			bits |= opencl.QueueOutOfOrder
+		}
 		b = u64(bits)
 	default:
 		return C.CL_INVALID_VALUE
@@ -92,8 +95,8 @@ func pgGetCommandQueueInfo(cq C.cl_command_queue, param C.cl_command_queue_info,
 	return writeInfo(b, nil, size, value, sizeRet)
 }
 
-// Commands run when they are enqueued, so flushing and finishing have
-// nothing left to wait for.
+// Commands run as soon as they are ready (at enqueue, or when what they
+// wait for completes), so a flush has nothing to submit.
 
 //export pgFlush
 func pgFlush(q C.cl_command_queue) (ret C.cl_int) {
@@ -104,8 +107,8 @@ func pgFlush(q C.cl_command_queue) (ret C.cl_int) {
 	return C.CL_SUCCESS
 }
 
-// clFinish waits for the queue's device: on a virtual clock, the program's
-// clocks move to when the device is done.
+// clFinish waits for the queue's commands: on a virtual clock, the
+// program's clocks move to when the device is done.
 //
 //export pgFinish
 func pgFinish(cq C.cl_command_queue) (ret C.cl_int) {
@@ -115,5 +118,80 @@ func pgFinish(cq C.cl_command_queue) (ret C.cl_int) {
 		return C.CL_INVALID_COMMAND_QUEUE
 	}
 	q.Finish()
+	return C.CL_SUCCESS
+}
+
+// clSetCommandQueueProperty is OpenCL 1.0's, deprecated since 1.1: a
+// queue's properties are fixed when it is made here.
+//
+//export pgSetCommandQueueProperty
+func pgSetCommandQueueProperty(cq C.cl_command_queue, props C.cl_command_queue_properties, enable C.cl_bool, old *C.cl_command_queue_properties) (ret C.cl_int) {
+	defer guardStatus("clSetCommandQueueProperty", &ret)
+	q, ok := lookup[*opencl.Queue](unsafe.Pointer(cq))
+	if !ok {
+		return C.CL_INVALID_COMMAND_QUEUE
+	}
+	if props&^C.cl_command_queue_properties(opencl.QueueOutOfOrder|opencl.QueueProfiling) != 0 {
+		return fail(q.Ctx, "clSetCommandQueueProperty", C.CL_INVALID_VALUE, "unknown queue properties %#x", uint64(props))
+	}
+	return fail(q.Ctx, "clSetCommandQueueProperty", C.CL_INVALID_OPERATION, "deprecated since OpenCL 1.1; give the properties to clCreateCommandQueue")
+}
+
+// Markers and barriers: the queue runs in order, so both wait for every
+// command before them, and for their wait list.
+
+//export pgEnqueueMarkerWithWaitList
+func pgEnqueueMarkerWithWaitList(cq C.cl_command_queue, nw C.cl_uint, wl *C.cl_event, ev *C.cl_event) (ret C.cl_int) {
+	defer guardStatus("clEnqueueMarkerWithWaitList", &ret)
+	return enqueueSync(cq, nw, wl, ev, "clEnqueueMarkerWithWaitList", (*opencl.Queue).Marker)
+}
+
+//export pgEnqueueBarrierWithWaitList
+func pgEnqueueBarrierWithWaitList(cq C.cl_command_queue, nw C.cl_uint, wl *C.cl_event, ev *C.cl_event) (ret C.cl_int) {
+	defer guardStatus("clEnqueueBarrierWithWaitList", &ret)
+	return enqueueSync(cq, nw, wl, ev, "clEnqueueBarrierWithWaitList", (*opencl.Queue).Barrier)
+}
+
+//export pgEnqueueMarker
+func pgEnqueueMarker(cq C.cl_command_queue, ev *C.cl_event) (ret C.cl_int) {
+	defer guardStatus("clEnqueueMarker", &ret)
+	if ev == nil {
+		return C.CL_INVALID_VALUE
+	}
+	return enqueueSync(cq, 0, nil, ev, "clEnqueueMarker", (*opencl.Queue).Marker)
+}
+
+//export pgEnqueueBarrier
+func pgEnqueueBarrier(cq C.cl_command_queue) (ret C.cl_int) {
+	defer guardStatus("clEnqueueBarrier", &ret)
+	return enqueueSync(cq, 0, nil, nil, "clEnqueueBarrier", (*opencl.Queue).Barrier)
+}
+
+//export pgEnqueueWaitForEvents
+func pgEnqueueWaitForEvents(cq C.cl_command_queue, n C.cl_uint, list *C.cl_event) (ret C.cl_int) {
+	defer guardStatus("clEnqueueWaitForEvents", &ret)
+	if n == 0 || list == nil {
+		if _, ok := lookup[*opencl.Queue](unsafe.Pointer(cq)); !ok {
+			return C.CL_INVALID_COMMAND_QUEUE
+		}
+		return C.CL_INVALID_VALUE
+	}
+	if _, s := waitEvents(n, list); s != C.CL_SUCCESS {
+		return C.CL_INVALID_EVENT
+	}
+	return enqueueSync(cq, n, list, nil, "clEnqueueWaitForEvents", (*opencl.Queue).Barrier)
+}
+
+// enqueueSync enqueues a marker or barrier after a wait list.
+func enqueueSync(cq C.cl_command_queue, nw C.cl_uint, wl *C.cl_event, ev *C.cl_event, api string, cmd func(*opencl.Queue) (*opencl.Event, error)) C.cl_int {
+	q, s := queueAfter(cq, nw, wl)
+	if s != C.CL_SUCCESS {
+		return s
+	}
+	e, err := cmd(q)
+	if s := ctxStatus(q.Ctx, api, err); s != C.CL_SUCCESS {
+		return s
+	}
+	setEvent(ev, e)
 	return C.CL_SUCCESS
 }

@@ -124,21 +124,41 @@ func deviceOf(d C.cl_device_id) *opencl.Device {
 	return platform.Devices[i]
 }
 
-// status reports an error to stderr (the platform's build log and
-// pfn_notify come later) and returns its OpenCL code.
+// status reports an error to stderr and returns its OpenCL code; for an
+// object of a context use ctxStatus, which also tells the context.
 func status(api string, err error) C.cl_int {
+	return ctxStatus(nil, api, err)
+}
+
+// ctxStatus reports an error to stderr and to the context's pfn_notify
+// (build failures only through the build log, as drivers do) and returns
+// its OpenCL code.
+func ctxStatus(ctx *opencl.Context, api string, err error) C.cl_int {
 	if err == nil {
 		return C.CL_SUCCESS
 	}
 	var e *opencl.Error
 	if errors.As(err, &e) {
-		if e.Status != opencl.BuildProgramFailure {
-			fmt.Fprintf(os.Stderr, "pocketgpu: %s: %s\n", api, e.Msg)
+		if e.Status != opencl.BuildProgramFailure && e.Status != opencl.CompileProgramFailure && e.Status != opencl.LinkProgramFailure {
+			msg := fmt.Sprintf("%s: %s", api, e.Msg)
+			fmt.Fprintf(os.Stderr, "pocketgpu: %s\n", msg)
+			ctx.Report(msg)
 		}
 		return C.cl_int(e.Status)
 	}
-	fmt.Fprintf(os.Stderr, "pocketgpu: %s: %v\n", api, err)
+	msg := fmt.Sprintf("%s: %v", api, err)
+	fmt.Fprintf(os.Stderr, "pocketgpu: %s\n", msg)
+	ctx.Report(msg)
 	return C.CL_OUT_OF_RESOURCES
+}
+
+// fail reports an error the entry point found itself (a bad argument)
+// and returns code.
+func fail(ctx *opencl.Context, api string, code C.cl_int, format string, args ...any) C.cl_int {
+	msg := fmt.Sprintf("%s: %s", api, fmt.Sprintf(format, args...))
+	fmt.Fprintf(os.Stderr, "pocketgpu: %s\n", msg)
+	ctx.Report(msg)
+	return code
 }
 
 // setErr stores a creator's status in errcode_ret, if given.
@@ -155,18 +175,45 @@ func setEvent(out *C.cl_event, ev *opencl.Event) {
 	}
 }
 
-// waitList checks an event wait list (the queue runs each command when it
-// is enqueued, so every listed event is complete).
+// waitList checks an event wait list.
 func waitList(n C.cl_uint, list *C.cl_event) C.cl_int {
+	_, s := waitEvents(n, list)
+	return s
+}
+
+// waitEvents is an event wait list's events; queue.After(evs) makes a
+// command wait for them.
+func waitEvents(n C.cl_uint, list *C.cl_event) ([]*opencl.Event, C.cl_int) {
 	if (n == 0) != (list == nil) {
-		return C.CL_INVALID_EVENT_WAIT_LIST
+		return nil, C.CL_INVALID_EVENT_WAIT_LIST
 	}
-	for _, e := range unsafe.Slice(list, int(n)) {
-		if _, ok := lookup[*opencl.Event](unsafe.Pointer(e)); !ok {
-			return C.CL_INVALID_EVENT_WAIT_LIST
+	var evs []*opencl.Event
+	for _, ce := range unsafe.Slice(list, int(n)) {
+		e, ok := lookup[*opencl.Event](unsafe.Pointer(ce))
+		if !ok {
+			return nil, C.CL_INVALID_EVENT_WAIT_LIST
 		}
+		evs = append(evs, e)
 	}
-	return C.CL_SUCCESS
+	return evs, C.CL_SUCCESS
+}
+
+// queueAfter is the queue behind a handle with an event wait list, as
+// enqueue calls take them: the command waits for the list's events.
+func queueAfter(cq C.cl_command_queue, n C.cl_uint, list *C.cl_event) (*opencl.Queue, C.cl_int) {
+	q, ok := lookup[*opencl.Queue](unsafe.Pointer(cq))
+	if !ok {
+		return nil, C.CL_INVALID_COMMAND_QUEUE
+	}
+	evs, s := waitEvents(n, list)
+	if s != C.CL_SUCCESS {
+		return nil, s
+	}
+	v, err := q.After(evs)
+	if err != nil {
+		return nil, ctxStatus(q.Ctx, "event wait list", err)
+	}
+	return v, C.CL_SUCCESS
 }
 
 // bytesAt views n bytes of the program's memory.

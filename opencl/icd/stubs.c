@@ -253,16 +253,6 @@ static cl_int CL_API_CALL stub_clEnqueueNativeKernel(cl_command_queue command_qu
 	return CL_INVALID_OPERATION;
 }
 
-static cl_int CL_API_CALL stub_clEnqueueMarkerWithWaitList(cl_command_queue command_queue, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) {
-	pg_unsupported("clEnqueueMarkerWithWaitList");
-	return CL_INVALID_OPERATION;
-}
-
-static cl_int CL_API_CALL stub_clEnqueueBarrierWithWaitList(cl_command_queue command_queue, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) {
-	pg_unsupported("clEnqueueBarrierWithWaitList");
-	return CL_INVALID_OPERATION;
-}
-
 static cl_int CL_API_CALL stub_clEnqueueSVMFree(cl_command_queue p0, cl_uint p1, void ** p2, void(CL_CALLBACK *pfn_free_func)(cl_command_queue , cl_uint , void ** , void * ), void * p4, cl_uint p5, const cl_event * p6, cl_event * p7) {
 	pg_unsupported("clEnqueueSVMFree");
 	return CL_INVALID_OPERATION;
@@ -288,11 +278,6 @@ static cl_int CL_API_CALL stub_clEnqueueSVMUnmap(cl_command_queue p0, void * p1,
 	return CL_INVALID_OPERATION;
 }
 
-static cl_int CL_API_CALL stub_clSetCommandQueueProperty(cl_command_queue command_queue, cl_command_queue_properties properties, cl_bool enable, cl_command_queue_properties *old_properties) {
-	pg_unsupported("clSetCommandQueueProperty");
-	return CL_INVALID_OPERATION;
-}
-
 static cl_mem CL_API_CALL stub_clCreateImage2D(cl_context context, cl_mem_flags flags, const cl_image_format *image_format, size_t image_width, size_t image_height, size_t image_row_pitch, void *host_ptr, cl_int *errcode_ret) {
 	pg_unsupported("clCreateImage2D");
 	if (errcode_ret) *errcode_ret = CL_INVALID_OPERATION;
@@ -307,21 +292,6 @@ static cl_mem CL_API_CALL stub_clCreateImage3D(cl_context context, cl_mem_flags 
 
 static cl_int CL_API_CALL stub_clUnloadCompiler(void) {
 	pg_unsupported("clUnloadCompiler");
-	return CL_INVALID_OPERATION;
-}
-
-static cl_int CL_API_CALL stub_clEnqueueMarker(cl_command_queue command_queue, cl_event *event) {
-	pg_unsupported("clEnqueueMarker");
-	return CL_INVALID_OPERATION;
-}
-
-static cl_int CL_API_CALL stub_clEnqueueWaitForEvents(cl_command_queue command_queue, cl_uint num_events, const cl_event *event_list) {
-	pg_unsupported("clEnqueueWaitForEvents");
-	return CL_INVALID_OPERATION;
-}
-
-static cl_int CL_API_CALL stub_clEnqueueBarrier(cl_command_queue command_queue) {
-	pg_unsupported("clEnqueueBarrier");
 	return CL_INVALID_OPERATION;
 }
 
@@ -390,11 +360,6 @@ static cl_event CL_API_CALL stub_clCreateEventFromGLsyncKHR(cl_context context, 
 	return NULL;
 }
 
-static cl_int CL_API_CALL stub_clSetEventCallback(cl_event p0, cl_int p1, void(CL_CALLBACK * )(cl_event, cl_int, void *), void * p3) {
-	pg_unsupported("clSetEventCallback");
-	return CL_INVALID_OPERATION;
-}
-
 static cl_mem CL_API_CALL stub_clCreateSubBuffer(cl_mem p0, cl_mem_flags p1, cl_buffer_create_type p2, const void * p3, cl_int * p4) {
 	pg_unsupported("clCreateSubBuffer");
 	if (p4) *p4 = CL_INVALID_OPERATION;
@@ -403,17 +368,6 @@ static cl_mem CL_API_CALL stub_clCreateSubBuffer(cl_mem p0, cl_mem_flags p1, cl_
 
 static cl_int CL_API_CALL stub_clSetMemObjectDestructorCallback(cl_mem p0, void(CL_CALLBACK * )(cl_mem , void * ), void * p2) {
 	pg_unsupported("clSetMemObjectDestructorCallback");
-	return CL_INVALID_OPERATION;
-}
-
-static cl_event CL_API_CALL stub_clCreateUserEvent(cl_context p0, cl_int * p1) {
-	pg_unsupported("clCreateUserEvent");
-	if (p1) *p1 = CL_INVALID_OPERATION;
-	return NULL;
-}
-
-static cl_int CL_API_CALL stub_clSetUserEventStatus(cl_event p0, cl_int p1) {
-	pg_unsupported("clSetUserEventStatus");
 	return CL_INVALID_OPERATION;
 }
 
@@ -573,20 +527,20 @@ void pg_fill_stubs(cl_icd_dispatch *t) {
 	t->clEnqueueNDRangeKernel = (cl_api_clEnqueueNDRangeKernel)pgEnqueueNDRangeKernel;
 	t->clEnqueueTask = (cl_api_clEnqueueTask)pgEnqueueTask;
 	t->clEnqueueNativeKernel = stub_clEnqueueNativeKernel;
-	t->clEnqueueMarkerWithWaitList = stub_clEnqueueMarkerWithWaitList;
-	t->clEnqueueBarrierWithWaitList = stub_clEnqueueBarrierWithWaitList;
+	t->clEnqueueMarkerWithWaitList = (cl_api_clEnqueueMarkerWithWaitList)pgEnqueueMarkerWithWaitList;
+	t->clEnqueueBarrierWithWaitList = (cl_api_clEnqueueBarrierWithWaitList)pgEnqueueBarrierWithWaitList;
 	t->clEnqueueSVMFree = stub_clEnqueueSVMFree;
 	t->clEnqueueSVMMemcpy = stub_clEnqueueSVMMemcpy;
 	t->clEnqueueSVMMemFill = stub_clEnqueueSVMMemFill;
 	t->clEnqueueSVMMap = stub_clEnqueueSVMMap;
 	t->clEnqueueSVMUnmap = stub_clEnqueueSVMUnmap;
-	t->clSetCommandQueueProperty = stub_clSetCommandQueueProperty;
+	t->clSetCommandQueueProperty = (cl_api_clSetCommandQueueProperty)pgSetCommandQueueProperty;
 	t->clCreateImage2D = stub_clCreateImage2D;
 	t->clCreateImage3D = stub_clCreateImage3D;
 	t->clUnloadCompiler = stub_clUnloadCompiler;
-	t->clEnqueueMarker = stub_clEnqueueMarker;
-	t->clEnqueueWaitForEvents = stub_clEnqueueWaitForEvents;
-	t->clEnqueueBarrier = stub_clEnqueueBarrier;
+	t->clEnqueueMarker = (cl_api_clEnqueueMarker)pgEnqueueMarker;
+	t->clEnqueueWaitForEvents = (cl_api_clEnqueueWaitForEvents)pgEnqueueWaitForEvents;
+	t->clEnqueueBarrier = (cl_api_clEnqueueBarrier)pgEnqueueBarrier;
 	t->clGetExtensionFunctionAddress = stub_clGetExtensionFunctionAddress;
 	t->clCreateFromGLBuffer = stub_clCreateFromGLBuffer;
 	t->clCreateFromGLTexture = stub_clCreateFromGLTexture;
@@ -599,11 +553,11 @@ void pg_fill_stubs(cl_icd_dispatch *t) {
 	t->clEnqueueReleaseGLObjects = stub_clEnqueueReleaseGLObjects;
 	t->clGetGLContextInfoKHR = stub_clGetGLContextInfoKHR;
 	t->clCreateEventFromGLsyncKHR = stub_clCreateEventFromGLsyncKHR;
-	t->clSetEventCallback = stub_clSetEventCallback;
+	t->clSetEventCallback = (cl_api_clSetEventCallback)pgSetEventCallback;
 	t->clCreateSubBuffer = stub_clCreateSubBuffer;
 	t->clSetMemObjectDestructorCallback = stub_clSetMemObjectDestructorCallback;
-	t->clCreateUserEvent = stub_clCreateUserEvent;
-	t->clSetUserEventStatus = stub_clSetUserEventStatus;
+	t->clCreateUserEvent = (cl_api_clCreateUserEvent)pgCreateUserEvent;
+	t->clSetUserEventStatus = (cl_api_clSetUserEventStatus)pgSetUserEventStatus;
 	t->clCreateSubDevicesEXT = stub_clCreateSubDevicesEXT;
 	t->clRetainDeviceEXT = stub_clRetainDeviceEXT;
 	t->clReleaseDeviceEXT = stub_clReleaseDeviceEXT;

@@ -1,0 +1,148 @@
+package opencl
+
+import (
+	"errors"
+	"testing"
+)
+
+func testQueue(t *testing.T, props uint64) (*Context, *Queue) {
+	t.Helper()
+	p, err := NewPlatform([]string{"mali-g52"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, err := p.NewContext(p.Devices)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, err := ctx.NewQueue(p.Devices[0], props)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ctx, q
+}
+
+// Commands behind an incomplete user event wait, in order, with the
+// commands after them; setting the event runs them, and callbacks see
+// each state once.
+func TestEventUserEventDefersInOrder(t *testing.T) {
+	ctx, q := testQueue(t, QueueProfiling)
+	b, err := ctx.NewBuffer(MemReadWrite, 4, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ue := ctx.NewUserEvent()
+	if ue.Status() != StatusSubmitted {
+		t.Fatalf("a new user event is %d, want CL_SUBMITTED", ue.Status())
+	}
+	var log []string
+	qa, err := q.After([]*Event{ue})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := qa.Write(b, 0, []byte{1, 2, 3, 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, st := range []int32{StatusComplete, StatusRunning, StatusSubmitted} {
+		name := map[int32]string{0: "complete", 1: "running", 2: "submitted"}[st]
+		if err := w.OnStatus(st, func(s int32) { log = append(log, name) }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := make([]byte, 4)
+	r, err := q.Read(b, 0, got) // no wait list: behind the write anyway
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w.Status() != StatusQueued || r.Status() != StatusQueued {
+		t.Fatalf("before the user event: write %d, read %d; want both queued (3)", w.Status(), r.Status())
+	}
+	if err := ue.SetUserStatus(StatusComplete); err != nil {
+		t.Fatal(err)
+	}
+	if r.Wait() != StatusComplete || string(got) != "\x01\x02\x03\x04" {
+		t.Fatalf("read %v, status %d", got, r.Status())
+	}
+	if len(log) != 3 || log[0] != "submitted" || log[1] != "running" || log[2] != "complete" {
+		t.Errorf("callbacks %v, want submitted, running, complete once each", log)
+	}
+	if !(w.Queued <= w.Submit && w.Submit <= w.Start && w.Start <= w.End && w.End <= r.Start) {
+		t.Errorf("times: write %d %d %d %d, read start %d", w.Queued, w.Submit, w.Start, w.End, r.Start)
+	}
+	if err := ue.SetUserStatus(StatusComplete); err == nil {
+		t.Error("setting a user event twice succeeded")
+	}
+	late := -1
+	w.OnStatus(StatusSubmitted, func(s int32) { late = int(s) })
+	if late != StatusSubmitted {
+		t.Errorf("a callback for a state already passed got %d, want it at once with CL_SUBMITTED", late)
+	}
+}
+
+// A user event set to an error fails the commands that list it, with
+// CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, and the failure goes on
+// to their own dependents; WaitEvents reports it.
+func TestEventFailurePropagates(t *testing.T) {
+	ctx, q := testQueue(t, 0)
+	ue := ctx.NewUserEvent()
+	qa, _ := q.After([]*Event{ue})
+	m1, err := qa.Marker()
+	if err != nil {
+		t.Fatal(err)
+	}
+	qb, _ := q.After([]*Event{m1})
+	m2, _ := qb.Marker()
+	m3, _ := q.Marker() // in order, but not a dependent
+	var cb int32 = 99
+	m1.OnStatus(StatusComplete, func(s int32) { cb = s })
+	if err := ue.SetUserStatus(-1234); err != nil {
+		t.Fatal(err)
+	}
+	if m1.Status() != int32(ExecStatusErrorForEvents) || m2.Status() != int32(ExecStatusErrorForEvents) {
+		t.Errorf("dependents: %d, %d; want %d", m1.Status(), m2.Status(), ExecStatusErrorForEvents)
+	}
+	if cb != int32(ExecStatusErrorForEvents) {
+		t.Errorf("COMPLETE callback got %d", cb)
+	}
+	if m3.Wait() != StatusComplete {
+		t.Errorf("a later command without the failed event in its list: %d", m3.Status())
+	}
+	var e *Error
+	if err := WaitEvents([]*Event{m3, m2}); !errors.As(err, &e) || e.Status != ExecStatusErrorForEvents {
+		t.Errorf("WaitEvents: %v", err)
+	}
+	q.Finish()
+}
+
+// A command of one queue waiting for a user event holds back only its
+// queue; a second queue runs, and its commands can be waited for.
+func TestEventCrossQueue(t *testing.T) {
+	ctx, q1 := testQueue(t, 0)
+	q2, err := ctx.NewQueue(ctx.Devices[0], QueueOutOfOrder)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ue := ctx.NewUserEvent()
+	qa, _ := q1.After([]*Event{ue})
+	m1, _ := qa.Marker()
+	qb, _ := q2.After([]*Event{m1})
+	m2, _ := qb.Barrier()
+	m3, _ := q2.Marker()
+	if m2.Status() != StatusQueued || m3.Status() != StatusQueued {
+		t.Fatalf("q2 ran past a command waiting for q1: %d %d", m2.Status(), m3.Status())
+	}
+	go ue.SetUserStatus(StatusComplete)
+	if err := WaitEvents([]*Event{m3}); err != nil {
+		t.Fatal(err)
+	}
+	q1.Finish()
+	q2.Finish()
+	if m1.Status() != 0 || m2.Status() != 0 {
+		t.Errorf("statuses %d %d", m1.Status(), m2.Status())
+	}
+	other, _ := testQueue(t, 0)
+	if _, err := q1.After([]*Event{other.NewUserEvent()}); err == nil {
+		t.Error("an event of another context was accepted in a wait list")
+	}
+}
