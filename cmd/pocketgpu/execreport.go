@@ -135,14 +135,14 @@ func printSummary(w io.Writer, rep execReport, path string) {
 	if len(rep.Summary) == 0 {
 		return
 	}
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "device\tcommand\tcount\tsimulated µs\tshare\tbytes\thost s\t")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "device\tcommand\tcount\tsimulated µs\tshare\tbytes\thost s")
 	for _, r := range rep.Summary {
-		bytes := ""
+		bytes := "-"
 		if r.Bytes > 0 {
 			bytes = fmt.Sprint(r.Bytes)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%.3f\t%s\t%s\t%.3f\t\n", r.Device, r.Name, r.Count, r.TimeNS/1000, formatPct(100*r.Share), bytes, r.HostSec)
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%.3f\t%s\t%s\t%.3f\n", r.Device, r.Name, r.Count, r.TimeNS/1000, formatPct(100*r.Share), bytes, r.HostSec)
 	}
 	tw.Flush()
 }

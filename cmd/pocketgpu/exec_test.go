@@ -1,0 +1,181 @@
+package main
+
+import (
+	"encoding/json"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"sync"
+	"testing"
+
+	"github.com/pocketgpu/pocketgpu/opencl"
+)
+
+// testICD builds the ICD (and clock shim) once for the package's tests.
+var testICD struct {
+	once sync.Once
+	dir  string
+	err  error
+}
+
+// icdForTest returns a directory with a freshly built ICD, or skips when
+// the tools to build it or to run OpenCL programs are missing.
+func icdForTest(t *testing.T) string {
+	t.Helper()
+	needCompilers(t)
+	if _, err := os.Stat("/usr/include/CL/cl_icd.h"); err != nil {
+		t.Skip("skipping: OpenCL headers not installed (opencl-c-headers)")
+	}
+	if _, err := exec.LookPath("gcc"); err != nil {
+		t.Skip("skipping: no gcc")
+	}
+	testICD.once.Do(func() {
+		root, err := moduleRoot()
+		if err != nil {
+			testICD.err = err
+			return
+		}
+		testICD.dir, testICD.err = os.MkdirTemp("", "pocketgpu-icd-")
+		if testICD.err == nil {
+			testICD.err = buildICDInto(t.Context(), root, testICD.dir)
+		}
+	})
+	if testICD.err != nil {
+		t.Fatal(testICD.err)
+	}
+	return testICD.dir
+}
+
+// hostBinary compiles an OpenCL C host program against the ICD loader.
+func hostBinary(t *testing.T, src string) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "prog")
+	if out, err := exec.Command("gcc", "-O2", "-o", bin, src, "-lOpenCL").CombinedOutput(); err != nil {
+		t.Skipf("skipping: cannot build an OpenCL host program (ocl-icd-opencl-dev): %v\n%s", err, out)
+	}
+	return bin
+}
+
+var hostTimedLine = regexp.MustCompile(`(?m)^(clock_gettime|gettimeofday)\s+(\d+) ns, its event (\d+) ns$`)
+
+// A program that times kernels with the host clock measures the simulated
+// GPU under --virtual-clock (within 1% of the event time), and the
+// simulator without it.
+func TestExecVirtualClock(t *testing.T) {
+	dir := icdForTest(t)
+	bin := hostBinary(t, "../../examples/hosttimed.c")
+	// Kernels of 1.7 to 3.1 ms: the ICD's own host time per call (a few
+	// µs, as a real driver's) stays well under 1%.
+	for gpu, n := range map[string]string{"mali-g52": "1048576", "adreno-640": "4194304"} {
+		code, out, errOut := runCLI(t, "exec", "--icd", dir, "--gpu", gpu, "--virtual-clock", "--", bin, n)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s%s", gpu, code, out, errOut)
+		}
+		lines := hostTimedLine.FindAllStringSubmatch(out, -1)
+		if len(lines) != 2 {
+			t.Fatalf("%s: output has no timings:\n%s", gpu, out)
+		}
+		for _, m := range lines {
+			host, _ := strconv.ParseFloat(m[2], 64)
+			event, _ := strconv.ParseFloat(m[3], 64)
+			if event <= 0 || math.Abs(host-event)/event > 0.01 {
+				t.Errorf("%s: %s measured %.0f ns around a kernel whose event says %.0f ns: more than 1%% apart", gpu, m[1], host, event)
+			}
+		}
+	}
+}
+
+// --report gathers every command into one JSON document whose kernel has
+// the same cycles as pocketgpu run gives the same kernel and sizes.
+func TestExecReportMatchesRun(t *testing.T) {
+	dir := icdForTest(t)
+	bin := hostBinary(t, "../../examples/hosttimed.c")
+	report := filepath.Join(t.TempDir(), "report.json")
+	code, out, errOut := runCLI(t, "exec", "--icd", dir, "--gpu", "adreno-640", "--report", report, "--", bin, "4096")
+	if code != 0 {
+		t.Fatalf("exit %d: %s%s", code, out, errOut)
+	}
+	data, err := os.ReadFile(report)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep execReport
+	if err := json.Unmarshal(data, &rep); err != nil {
+		t.Fatalf("report is not JSON: %v", err)
+	}
+	// Two kernels, then the read of the result.
+	var kernels []float64
+	for i, c := range rep.Commands {
+		if c.Seq != uint64(i+1) {
+			t.Errorf("command %d has seq %d", i, c.Seq)
+		}
+		if c.Command == "kernel" {
+			if c.Kernel != "triad" || len(c.Global) != 1 || c.Global[0] != 4096 || c.Counters["cycles"] != c.Cycles {
+				t.Errorf("kernel record %+v", c)
+			}
+			kernels = append(kernels, c.Cycles)
+		}
+	}
+	if len(kernels) != 2 || len(rep.Commands) != 3 || rep.Commands[2].Command != "read" || rep.Commands[2].Bytes != 4096*4 {
+		t.Fatalf("report holds %d commands (%d kernels), want 2 kernels and a read of 16384 bytes", len(rep.Commands), len(kernels))
+	}
+	var total float64
+	for _, row := range rep.Summary {
+		total += row.Share
+		if row.Name == "triad" && (row.Count != 2 || row.TimeNS != kernelNS(rep.Commands)) {
+			t.Errorf("summary row %+v: want 2 launches and their time", row)
+		}
+	}
+	if math.Abs(total-1) > 1e-9 {
+		t.Errorf("summary shares add up to %v", total)
+	}
+	src := filepath.Join(t.TempDir(), "triad.cl")
+	triad := "__kernel void triad(__global const float *x, __global const float *y, __global float *z, float a)\n" +
+		"{ size_t i = get_global_id(0); z[i] = a * x[i] + y[i]; }\n"
+	if err := os.WriteFile(src, []byte(triad), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut = runCLI(t, "run", "--gpu", "adreno-640", src, "--global", "4096", "--local", "64",
+		"--arg", "buf:f32:4096=iota", "--arg", "buf:f32:4096=iota", "--arg", "buf:f32:4096", "--arg", "f32:3", "--json")
+	if code != 0 {
+		t.Fatalf("run: exit %d: %s", code, errOut)
+	}
+	var r runResult
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.Cycles != kernels[0] {
+		t.Errorf("the first kernel through the ICD took %v cycles, pocketgpu run %v", kernels[0], r.Cycles)
+	}
+}
+
+// exec exits with the program's status, and refuses bad input with 2.
+func TestExecExitStatus(t *testing.T) {
+	dir := icdForTest(t)
+	if code, _, errOut := runCLI(t, "exec", "--icd", dir, "--", "sh", "-c", "exit 3"); code != 3 {
+		t.Errorf("exit status %d, want the program's 3 (%s)", code, errOut)
+	}
+	for _, args := range [][]string{
+		{"exec", "--icd", dir, "--gpu", "mali-g999", "--", "true"},
+		{"exec", "--icd", dir, "--", "no-such-program-here"},
+		{"exec", "--icd", t.TempDir(), "--", "true"},
+		{"exec", "--icd", dir, "--report", "/no/such/dir/r.json", "--", "true"},
+	} {
+		if code, _, errOut := runCLI(t, args...); code != exitBadInput || errOut == "" {
+			t.Errorf("%v: exit %d (%q), want 2 and a message", args, code, errOut)
+		}
+	}
+}
+
+func kernelNS(cmds []opencl.CommandRecord) float64 {
+	var ns float64
+	for _, c := range cmds {
+		if c.Command == "kernel" {
+			ns += c.TimeNS
+		}
+	}
+	return ns
+}
