@@ -73,6 +73,9 @@ func orderBlocks(b []byte) ([]byte, error) {
 // reversePostorder orders a function's blocks (given as instruction ranges
 // starting with their OpLabel) depth-first from the first.
 func reversePostorder(m *spirv.Module, insts []spirv.Inst, blocks [][2]int) ([]int, error) {
+	if len(blocks) == 0 {
+		return nil, nil // a declaration (an imported function) has no blocks
+	}
 	index := map[uint32]int{}
 	for bi, r := range blocks {
 		index[insts[r[0]].Result] = bi

@@ -39,6 +39,19 @@ type Options struct {
 	// Warnings, when set, receives the compilers' warnings of a compile
 	// that succeeds (a driver's build log).
 	Warnings io.Writer
+	// Meta, when set, receives each kernel's argument metadata and
+	// attributes, by kernel name (OpenCL C only; see KernelMeta).
+	Meta map[string]*KernelMeta
+	// Headers are extra #include files, found by their names
+	// (clCompileProgram's input headers).
+	Headers []Header
+}
+
+// Header is an #include file given in memory: Name is how the source
+// names it.
+type Header struct {
+	Name   string
+	Source []byte
 }
 
 // ToolMissingError says that a compiler the toolchain needs is not installed.
@@ -89,6 +102,8 @@ var toolPackages = map[string]string{
 	"llvm-spirv-14":    "llvm-spirv-14",
 	"spirv-val":        "spirv-tools",
 	"glslangValidator": "glslang-tools",
+	"llvm-dis-14":      "llvm-14",
+	"llvm-link-14":     "llvm-14",
 }
 
 // optPasses is the known-good LLVM pass list of DEVELOPERS.md: plain -O2
@@ -196,6 +211,13 @@ func compile(src []byte, srcPath, name string, lang Language, opt Options) ([]by
 
 	in := srcPath
 	includes := opt.IncludeDirs
+	if len(opt.Headers) > 0 {
+		dir, err := w.writeHeaders(opt.Headers)
+		if err != nil {
+			return nil, err
+		}
+		includes = append([]string{dir}, includes...)
+	}
 	if in == "" {
 		base := filepath.Base(name)
 		if base == "." || base == string(filepath.Separator) || base == "" {
@@ -268,6 +290,9 @@ func (w *work) openCL(in string, includes []string, opt Options) ([]byte, error)
 	spv := filepath.Join(w.tmp, "k.spv")
 	args := clangArgs(in, includes, opt, "-c", "-emit-llvm", "-O2", "-fno-vectorize", "-fno-slp-vectorize", "-fno-jump-tables")
 	if err := w.run("clang-14", append(args, "-o", bc)...); err != nil {
+		return nil, err
+	}
+	if err := w.meta(bc, opt); err != nil {
 		return nil, err
 	}
 	err := w.run("llvm-spirv-14", bc, "-o", spv)
@@ -369,6 +394,9 @@ func (w *work) openCLLight(in string, includes []string, opt Options) ([]byte, e
 	spv := filepath.Join(w.tmp, "k.spv")
 	args := clangArgs(in, includes, opt, "-c", "-O2", "-Xclang", "-disable-llvm-passes", "-emit-llvm")
 	if err := w.run("clang-14", append(args, "-o", bc0)...); err != nil {
+		return nil, err
+	}
+	if err := w.meta(bc0, opt); err != nil {
 		return nil, err
 	}
 	if err := w.run("opt-14", "-passes="+optPasses, bc0, "-o", bc); err != nil {
