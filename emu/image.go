@@ -24,9 +24,10 @@ const (
 	ChanUNorm8
 	ChanSNorm8
 	ChanUNorm16
+	ChanSNorm16
 )
 
-var chanBytes = [...]int{1, 1, 2, 2, 4, 4, 2, 4, 1, 1, 2}
+var chanBytes = [...]int{1, 1, 2, 2, 4, 4, 2, 4, 1, 1, 2, 2}
 
 // Bytes per channel.
 func (c ChannelType) Bytes() int { return chanBytes[c] }
@@ -45,8 +46,14 @@ type Image struct {
 	Type     ChannelType
 	Buf      *Buffer
 	RowPitch int
-	// SlicePitch for 3D images.
+	// SlicePitch for 3D images and image arrays (the distance between
+	// layers).
 	SlicePitch int
+	// Arrayed images (OpenCL 1D and 2D arrays) take one more coordinate,
+	// the layer; Depth is the layer count and layers lie SlicePitch apart.
+	Arrayed bool
+	// BGRA images store B, G, R, A: kernels still see R, G, B, A.
+	BGRA bool
 }
 
 // TexelBytes is the size of one texel.
@@ -55,6 +62,14 @@ func (img *Image) TexelBytes() int { return img.Channels * img.Type.Bytes() }
 func (img *Image) addr(x, y, z int) uint64 {
 	return img.Buf.Base + uint64(z*img.SlicePitch+y*img.RowPitch+x*img.TexelBytes())
 }
+
+// Texel reads the texel at integer coordinates (z is the layer of an
+// array) the way a kernel does, for hosts that convert formats.
+func (img *Image) Texel(x, y, z int) [4]float64 { return img.texel(x, y, z) }
+
+// WriteTexel stores a texel the way write_image does: clamped and rounded
+// to the channel type (hosts fill images with it).
+func (img *Image) WriteTexel(x, y, z int, v [4]float64) { img.writeTexel(x, y, z, v) }
 
 // texel reads the texel at integer coordinates as four float64 channels
 // (integer channels hold their integer value); missing channels read as 0,
@@ -89,7 +104,12 @@ func (img *Image) texel(x, y, z int) [4]float64 {
 			v[c] = math.Max(float64(int8(q[0]))/127, -1)
 		case ChanUNorm16:
 			v[c] = float64(binary.LittleEndian.Uint16(q)) / 65535
+		case ChanSNorm16:
+			v[c] = math.Max(float64(int16(binary.LittleEndian.Uint16(q)))/32767, -1)
 		}
+	}
+	if img.BGRA {
+		v[0], v[2] = v[2], v[0]
 	}
 	return v
 }
@@ -98,15 +118,25 @@ func (img *Image) writeTexel(x, y, z int, v [4]float64) {
 	o := z*img.SlicePitch + y*img.RowPitch + x*img.TexelBytes()
 	p := img.Buf.Data[o:]
 	cb := img.Type.Bytes()
+	if img.BGRA {
+		v[0], v[2] = v[2], v[0]
+	}
 	for c := 0; c < img.Channels && c < 4; c++ {
 		q := p[c*cb:]
 		switch img.Type {
-		case ChanU8, ChanS8:
-			q[0] = byte(int64(v[c]))
-		case ChanU16, ChanS16:
-			binary.LittleEndian.PutUint16(q, uint16(int64(v[c])))
-		case ChanU32, ChanS32:
-			binary.LittleEndian.PutUint32(q, uint32(int64(v[c])))
+		// write_imagei and write_imageui saturate to the channel type.
+		case ChanU8:
+			q[0] = byte(sat(v[c], 0, math.MaxUint8))
+		case ChanS8:
+			q[0] = byte(sat(v[c], math.MinInt8, math.MaxInt8))
+		case ChanU16:
+			binary.LittleEndian.PutUint16(q, uint16(sat(v[c], 0, math.MaxUint16)))
+		case ChanS16:
+			binary.LittleEndian.PutUint16(q, uint16(sat(v[c], math.MinInt16, math.MaxInt16)))
+		case ChanU32:
+			binary.LittleEndian.PutUint32(q, uint32(sat(v[c], 0, math.MaxUint32)))
+		case ChanS32:
+			binary.LittleEndian.PutUint32(q, uint32(sat(v[c], math.MinInt32, math.MaxInt32)))
 		case ChanF16:
 			binary.LittleEndian.PutUint16(q, f64to16(v[c]))
 		case ChanF32:
@@ -117,8 +147,36 @@ func (img *Image) writeTexel(x, y, z int, v [4]float64) {
 			q[0] = byte(int8(math.RoundToEven(math.Min(math.Max(v[c], -1), 1) * 127)))
 		case ChanUNorm16:
 			binary.LittleEndian.PutUint16(q, uint16(math.RoundToEven(math.Min(math.Max(v[c], 0), 1)*65535)))
+		case ChanSNorm16:
+			binary.LittleEndian.PutUint16(q, uint16(int16(math.RoundToEven(math.Min(math.Max(v[c], -1), 1)*32767))))
 		}
 	}
+}
+
+// sat converts an integer channel value with saturation.
+func sat(v float64, lo, hi int64) int64 {
+	if math.IsNaN(v) {
+		return 0
+	}
+	return int64(math.Min(math.Max(v, float64(lo)), float64(hi)))
+}
+
+// querySize is component c of get_image_dim and get_image_array_size:
+// the spatial sizes, then an array's layer count.
+func (img *Image) querySize(c int) int {
+	if d := imageDims(img); img.Arrayed && c == d {
+		return max(img.Depth, 1)
+	}
+	return img.size(c)
+}
+
+// layer is the array layer a coordinate selects: rounded to the nearest
+// integer and clamped to the layers there are, as OpenCL specifies.
+func (img *Image) layer(c float64, isFloat bool) int {
+	if isFloat {
+		c = math.RoundToEven(c)
+	}
+	return int(math.Min(math.Max(c, 0), float64(max(img.Depth, 1)-1)))
 }
 
 func (img *Image) size(k int) int {
@@ -186,6 +244,22 @@ func wrap(i, n, mode int) (int, bool) {
 	return i, true
 }
 
+// wrapNormalized is the texel a normalized coordinate picks with the
+// repeat and mirrored-repeat modes, by OpenCL's own formulas (they wrap
+// the coordinate before scaling it, which differs from wrapping the texel
+// index at the image's edges).
+func wrapNormalized(s float64, n, mode int) int {
+	if mode == addrMirrored {
+		s = math.Abs(s - 2*math.RoundToEven(0.5*s))
+		return min(int(math.Floor(s*float64(n))), n-1)
+	}
+	i := int(math.Floor((s - math.Floor(s)) * float64(n)))
+	if i > n-1 {
+		i -= n
+	}
+	return i
+}
+
 func hImage(w *Warp, in *ir.Inst) {
 	op := &w.prog.Images[in.Aux]
 	W := w.width
@@ -201,7 +275,7 @@ func hImage(w *Warp, in *ir.Inst) {
 		switch op.Kind {
 		case ir.ImageQuerySize:
 			for c := 0; c < op.N; c++ {
-				w.regs[(int(op.Dst)+c)*W+int(l)] = uint64(img.size(c))
+				w.regs[(int(op.Dst)+c)*W+int(l)] = uint64(img.querySize(c))
 			}
 			continue
 		case ir.ImageQueryFormat, ir.ImageQueryOrder:
@@ -225,7 +299,14 @@ func hImage(w *Warp, in *ir.Inst) {
 				v[c] = tagToFloat(op.ResultTag, w.regs[(int(op.Texel)+c)*W+int(l)])
 			}
 			x, y, z := int(coord[0]), int(coord[1]), int(coord[2])
-			if x < 0 || x >= img.Width || (dims > 1 && (y < 0 || y >= img.size(1))) || (dims > 2 && (z < 0 || z >= img.size(2))) {
+			if img.Arrayed {
+				// The layer follows the spatial coordinates; layers are z.
+				z = int(coord[dims])
+				if dims == 1 {
+					y = 0
+				}
+			}
+			if x < 0 || x >= img.Width || (dims > 1 && (y < 0 || y >= img.size(1))) || ((dims > 2 || img.Arrayed) && (z < 0 || z >= img.size(2))) {
 				w.fault(in, int(l), ir.SpaceGlobal, img.Buf.Base, img.TexelBytes(), true, fmt.Sprintf("image write at (%d,%d,%d) outside a %dx%dx%d image", x, y, z, img.Width, img.size(1), img.size(2)))
 				return
 			}
@@ -239,22 +320,30 @@ func hImage(w *Warp, in *ir.Inst) {
 		}
 		mode, norm, filter := ir.DecodeSampler(sampler)
 		var v [4]float64
+		layer := 0
+		if img.Arrayed {
+			layer = img.layer(coord[dims], op.CoordFloat)
+		}
 		if op.Kind == ir.ImageSample && filter == filterLinear && op.CoordFloat {
-			v, addrs = sampleLinear(img, coord, dims, int(mode), norm, addrs)
+			v, addrs = sampleLinearAt(img, coord, dims, int(mode), norm, layer, addrs)
 		} else {
-			var ic [3]int
+			ic := [3]int{0, 0, layer}
 			for k := 0; k < dims; k++ {
 				c := coord[k]
+				m := int(mode)
+				if op.Kind != ir.ImageSample {
+					m = addrClampToEdge // reads of out-of-range coordinates are undefined; clamp
+				}
+				if norm && op.CoordFloat && (m == addrRepeat || m == addrMirrored) {
+					ic[k] = wrapNormalized(c, img.size(k), m)
+					continue
+				}
 				if norm && op.CoordFloat {
 					c *= float64(img.size(k))
 				}
 				i := int(math.Floor(c))
 				if !op.CoordFloat {
 					i = int(c)
-				}
-				m := int(mode)
-				if op.Kind != ir.ImageSample {
-					m = addrClampToEdge // reads of out-of-range coordinates are undefined; clamp
 				}
 				var ok bool
 				ic[k], ok = wrap(i, img.size(k), m)
@@ -266,7 +355,7 @@ func hImage(w *Warp, in *ir.Inst) {
 				v = img.texel(ic[0], ic[1], ic[2])
 				addrs = append(addrs, img.addr(ic[0], ic[1], ic[2]))
 			} else {
-				v = [4]float64{0, 0, 0, 0} // border colour
+				v = img.border()
 			}
 		}
 		for c := 0; c < op.N && c < 4; c++ {
@@ -296,9 +385,15 @@ func imageDims(img *Image) int {
 
 // sampleLinear filters bilinearly (linearly in 1D) around coord.
 func sampleLinear(img *Image, coord [3]float64, dims, mode int, norm bool, addrs []uint64) ([4]float64, []uint64) {
-	var i0 [2]int
-	var frac [2]float64
-	for k := 0; k < dims && k < 2; k++ {
+	return sampleLinearAt(img, coord, dims, mode, norm, 0, addrs)
+}
+
+// sampleLinearAt filters linearly in each of dims dimensions (bilinear in
+// 2D, trilinear in 3D) around coord, in layer of an array.
+func sampleLinearAt(img *Image, coord [3]float64, dims, mode int, norm bool, layer int, addrs []uint64) ([4]float64, []uint64) {
+	var i0 [3]int
+	var frac [3]float64
+	for k := 0; k < dims; k++ {
 		c := coord[k]
 		if norm {
 			c *= float64(img.size(k))
@@ -308,39 +403,40 @@ func sampleLinear(img *Image, coord [3]float64, dims, mode int, norm bool, addrs
 		i0[k], frac[k] = int(f), c-f
 	}
 	var out [4]float64
-	ny := 2
-	if dims < 2 {
-		ny = 1
-		frac[1] = 0
-	}
-	for dy := 0; dy < ny; dy++ {
-		for dx := 0; dx < 2; dx++ {
-			wgt := (1 - frac[0]) * (1 - frac[1])
-			if dx == 1 {
-				wgt = frac[0] * (1 - frac[1])
+	for tap := 0; tap < 1<<dims; tap++ {
+		wgt := 1.0
+		ic := [3]int{0, 0, layer}
+		inside := true
+		for k := 0; k < dims; k++ {
+			d := tap >> k & 1
+			if d == 1 {
+				wgt *= frac[k]
+			} else {
+				wgt *= 1 - frac[k]
 			}
-			if dy == 1 {
-				wgt = (1 - frac[0]) * frac[1]
-				if dx == 1 {
-					wgt = frac[0] * frac[1]
-				}
-			}
-			x, okx := wrap(i0[0]+dx, img.Width, mode)
-			y, oky := 0, true
-			if dims > 1 {
-				y, oky = wrap(i0[1]+dy, img.size(1), mode)
-			}
-			var t [4]float64
-			if okx && oky {
-				t = img.texel(x, y, 0)
-				addrs = append(addrs, img.addr(x, y, 0))
-			}
-			for c := range out {
-				out[c] += wgt * t[c]
-			}
+			var ok bool
+			ic[k], ok = wrap(i0[k]+d, img.size(k), mode)
+			inside = inside && ok
+		}
+		t := img.border()
+		if inside {
+			t = img.texel(ic[0], ic[1], ic[2])
+			addrs = append(addrs, img.addr(ic[0], ic[1], ic[2]))
+		}
+		for c := range out {
+			out[c] += wgt * t[c]
 		}
 	}
 	return out, addrs
+}
+
+// border is the colour CLK_ADDRESS_CLAMP reads outside the image: all zero,
+// with alpha 1 for formats without alpha, as OpenCL specifies.
+func (img *Image) border() [4]float64 {
+	if img.Channels < 4 {
+		return [4]float64{0, 0, 0, 1}
+	}
+	return [4]float64{}
 }
 
 func tagToFloat(tag string, x uint64) float64 {
