@@ -79,7 +79,7 @@ func TestHostProgramErrors(t *testing.T) {
 	if err != nil {
 		t.Errorf("%v\n%s", err, out)
 	}
-	for _, want := range []string{"ok release twice", "ok unsupported map", "pocketgpu: clCreateSampler is not supported yet"} {
+	for _, want := range []string{"ok release twice", "ok unsupported native kernel", "pocketgpu: clEnqueueNativeKernel is not supported yet"} {
 		if !strings.Contains(string(out), want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}

@@ -38,6 +38,20 @@ var commandNames = map[uint32]string{
 	CommandMarker:        "marker",
 	CommandFillBuffer:    "fill",
 	CommandBarrier:       "barrier",
+	// Memory objects (buffer.go, rect.go, map.go, image.go).
+	CommandReadBufferRect:    "read_rect",
+	CommandWriteBufferRect:   "write_rect",
+	CommandCopyBufferRect:    "copy_rect",
+	CommandMapBuffer:         "map",
+	CommandMapImage:          "map_image",
+	CommandUnmapMemObject:    "unmap",
+	CommandMigrateMemObjects: "migrate",
+	CommandReadImage:         "read_image",
+	CommandWriteImage:        "write_image",
+	CommandCopyImage:         "copy_image",
+	CommandCopyImageToBuffer: "copy_image_to_buffer",
+	CommandCopyBufferToImage: "copy_buffer_to_image",
+	CommandFillImage:         "fill_image",
 }
 
 // CommandName is the short name of a command type.
