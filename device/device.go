@@ -417,8 +417,13 @@ func (d *Device) bind(i int, par ir.Param, a Arg, ed *emu.Dispatch) (emu.ParamVa
 	}
 	switch par.Kind {
 	case ir.ParamGlobal, ir.ParamConstant:
-		if a.Kind != ArgBuffer || a.Buffer == nil {
+		if a.Kind != ArgBuffer {
 			return bad("got %s", a.Kind)
+		}
+		if a.Buffer == nil {
+			// A NULL buffer, as OpenCL allows: a null pointer, which
+			// faults if the kernel uses it (no buffer is mapped at 0).
+			return emu.ParamValue{Slots: []uint64{0}}, 0, nil
 		}
 		return emu.ParamValue{Slots: []uint64{a.Buffer.Base}}, 0, nil
 	case ir.ParamPushConstant:

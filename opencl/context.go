@@ -99,8 +99,10 @@ type Queue struct {
 
 // Queue property bits (cl_command_queue_properties).
 const (
-	QueueOutOfOrder = 1 << 0
-	QueueProfiling  = 1 << 1
+	QueueOutOfOrder      = 1 << 0
+	QueueProfiling       = 1 << 1
+	queueOnDevice        = 1 << 2
+	queueOnDeviceDefault = 1 << 3
 )
 
 // NewQueue makes a command queue on one of the context's devices.
@@ -109,8 +111,13 @@ func (c *Context) NewQueue(d *Device, props uint64) (*Queue, error) {
 	if !ok {
 		return nil, errorf(InvalidDevice, "the device is not in the context")
 	}
-	if props&^uint64(QueueOutOfOrder|QueueProfiling) != 0 {
-		return nil, errorf(InvalidQueueProperties, "unknown queue properties %#x", props)
+	// On-device queues (OpenCL 2.0 bits 2 and 3) are valid but not
+	// offered; other bits are not properties at all.
+	if props&^uint64(QueueOutOfOrder|QueueProfiling|queueOnDevice|queueOnDeviceDefault) != 0 {
+		return nil, errorf(InvalidValue, "unknown queue properties %#x", props)
+	}
+	if props&(queueOnDevice|queueOnDeviceDefault) != 0 {
+		return nil, errorf(InvalidQueueProperties, "on-device queues are not supported")
 	}
 	q := &Queue{Ctx: c, Device: d, Profiling: props&QueueProfiling != 0, OutOfOrder: props&QueueOutOfOrder != 0,
 		sim: sim, state: &queueState{}}

@@ -64,3 +64,9 @@ func (e *Error) Error() string { return fmt.Sprintf("%s (%d)", e.Msg, e.Status) 
 func errorf(s Status, format string, args ...any) *Error {
 	return &Error{Status: s, Msg: fmt.Sprintf(format, args...)}
 }
+
+// More error codes (cl.h).
+const (
+	InvalidBinary       Status = -42
+	InvalidWorkItemSize Status = -55
+)

@@ -1,7 +1,6 @@
 package opencl
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"sort"
@@ -9,153 +8,11 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/pocketgpu/pocketgpu/arch"
 	"github.com/pocketgpu/pocketgpu/device"
 	"github.com/pocketgpu/pocketgpu/emu"
 	"github.com/pocketgpu/pocketgpu/ir"
 	"github.com/pocketgpu/pocketgpu/kernel"
 )
-
-// Program is a cl_program: OpenCL C source or SPIR-V, built for the
-// context's devices by the driver pipeline (kernel.Compile), per device as
-// its driver would (without cl_khr_fp64 where the GPU has no fp64).
-type Program struct {
-	Ctx    *Context
-	Source string // OpenCL C, or "" for IL
-	IL     []byte // SPIR-V given with clCreateProgramWithIL
-
-	mu     sync.Mutex
-	builds map[*Device]*build
-}
-
-// build is a program's build for one device.
-type build struct {
-	Status  int32 // CL_BUILD_SUCCESS (0), _ERROR (-2), _NONE (-1)
-	Log     string
-	Options string
-	SPIRV   []byte
-}
-
-// Build statuses (cl_build_status).
-const (
-	BuildSuccess = 0
-	BuildNone    = -1
-	BuildError   = -2
-)
-
-// NewProgram makes a program from OpenCL C source.
-func (c *Context) NewProgram(source string) (*Program, error) {
-	if source == "" {
-		return nil, errorf(InvalidValue, "empty program source")
-	}
-	return &Program{Ctx: c, Source: source, builds: map[*Device]*build{}}, nil
-}
-
-// NewProgramIL makes a program from a SPIR-V module.
-func (c *Context) NewProgramIL(spv []byte) (*Program, error) {
-	b, err := kernel.CheckSPIRV(spv)
-	if err != nil {
-		return nil, errorf(InvalidValue, "%v", err)
-	}
-	return &Program{Ctx: c, IL: b, builds: map[*Device]*build{}}, nil
-}
-
-// Build compiles the program for devices (nil: all of the context's) with
-// the build options of clBuildProgram. A failed build leaves its log in
-// BuildInfo and returns BuildProgramFailure.
-func (p *Program) Build(devs []*Device, options string) error {
-	if devs == nil {
-		devs = p.Ctx.Devices
-	}
-	opt, err := parseBuildOptions(options)
-	if err != nil {
-		return err
-	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	failed := false
-	for _, d := range devs {
-		if _, ok := p.Ctx.sims[d]; !ok {
-			return errorf(InvalidDevice, "the device is not in the program's context")
-		}
-		b := &build{Options: options}
-		if p.IL != nil {
-			b.SPIRV = p.IL
-		} else {
-			var log bytes.Buffer
-			o := opt
-			o.NoFP64 = !d.GPU.HasFP64()
-			o.Warnings = &log
-			spv, err := kernel.CompileSource([]byte(p.Source), "program.cl", kernel.OpenCLC, o)
-			if err != nil {
-				log.WriteString(err.Error())
-				b.Status, failed = BuildError, true
-			}
-			b.SPIRV, b.Log = spv, log.String()
-		}
-		p.builds[d] = b
-	}
-	if failed {
-		return errorf(BuildProgramFailure, "the program failed to build; see its build log")
-	}
-	return nil
-}
-
-// parseBuildOptions turns clBuildProgram options into compile options:
-// -D and -I as they are, -cl-* and warning flags passed to clang.
-func parseBuildOptions(s string) (kernel.Options, error) {
-	var o kernel.Options
-	words := strings.Fields(s)
-	for i := 0; i < len(words); i++ {
-		w := words[i]
-		arg := func(prefix string) (string, bool) {
-			if w == prefix && i+1 < len(words) {
-				i++
-				return words[i], true
-			}
-			if strings.HasPrefix(w, prefix) && len(w) > len(prefix) {
-				return w[len(prefix):], true
-			}
-			return "", false
-		}
-		if v, ok := arg("-D"); ok {
-			o.Defines = append(o.Defines, v)
-			continue
-		}
-		if v, ok := arg("-I"); ok {
-			o.IncludeDirs = append(o.IncludeDirs, v)
-			continue
-		}
-		switch {
-		case strings.HasPrefix(w, "-cl-"), w == "-w", w == "-Werror":
-			o.ClangFlags = append(o.ClangFlags, w)
-		default:
-			return o, errorf(InvalidBuildOptions, "build option %q is not one of -D, -I, -cl-*, -w, -Werror", w)
-		}
-	}
-	return o, nil
-}
-
-// BuildInfo is a device's build of the program, or nil if none was made.
-func (p *Program) BuildInfo(d *Device) (status int32, log, options string) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	b := p.builds[d]
-	if b == nil {
-		return BuildNone, "", ""
-	}
-	return b.Status, b.Log, b.Options
-}
-
-// spirv is the program's SPIR-V for a device, if it built.
-func (p *Program) spirv(d *Device) []byte {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if b := p.builds[d]; b != nil && b.Status == BuildSuccess {
-		return b.SPIRV
-	}
-	return nil
-}
 
 // Kernel is a cl_kernel: an entry point of a built program and its
 // arguments as set so far.
@@ -166,6 +23,7 @@ type Kernel struct {
 
 	mu      sync.Mutex
 	loaded  map[*simDevice]*device.Kernel
+	meta    map[*Device]*kernel.KernelMeta // clang's metadata, where known
 	args    []kernelArg
 	argsSet []bool
 }
@@ -175,36 +33,42 @@ type kernelArg struct {
 	buf   *Buffer
 	value []byte
 	local int
-	img   *Image
-	smp   *Sampler
 }
 
-// NewKernel makes a kernel of the program's entry point name.
+// NewKernel makes a kernel of the program's entry point name, for every
+// device the program has an executable for.
 func (p *Program) NewKernel(name string) (*Kernel, error) {
-	k := &Kernel{Program: p, Name: name, loaded: map[*simDevice]*device.Kernel{}}
+	k := &Kernel{Program: p, Name: name, loaded: map[*simDevice]*device.Kernel{}, meta: map[*Device]*kernel.KernelMeta{}}
 	built := false
-	for _, d := range p.Ctx.Devices {
-		spv := p.spirv(d)
-		if spv == nil {
+	for _, d := range p.Devices {
+		b := p.executable(d)
+		if b == nil {
 			continue
 		}
 		built = true
 		sim := p.Ctx.sims[d]
-		dk, err := sim.dev.Load(spv, name, ir.Options{})
+		dk, err := sim.dev.Load(b.SPIRV, name, ir.Options{})
 		if err != nil {
 			if strings.Contains(err.Error(), "entry point") {
 				return nil, errorf(InvalidKernelName, "%v", err)
 			}
 			return nil, errorf(InvalidKernelDefinition, "%v", err)
 		}
+		if k.Params != nil && len(k.Params) != len(dk.IR.Params) {
+			return nil, errorf(InvalidKernelDefinition, "kernel %s has different arguments on different devices", name)
+		}
 		k.loaded[sim] = dk
 		k.Params = dk.IR.Params
+		if m := b.Meta[name]; m != nil && len(m.Args) == len(dk.IR.Params) {
+			k.meta[d] = m
+		}
 	}
 	if !built {
 		return nil, errorf(InvalidProgramExecutable, "the program has no successful build")
 	}
 	k.args = make([]kernelArg, len(k.Params))
 	k.argsSet = make([]bool, len(k.Params))
+	p.kernels.Add(1)
 	return k, nil
 }
 
@@ -304,6 +168,9 @@ func (q *Queue) NDRange(k *Kernel, dims int, global, local, offset []int) (*Even
 	if dk == nil {
 		return nil, errorf(InvalidProgramExecutable, "the program was not built for this device")
 	}
+	if err := k.checkLaunch(q.Device, dims, global, local, offset); err != nil {
+		return nil, err
+	}
 	return q.run(CommandNDRangeKernel, func(sim *simDevice, rec *CommandRecord) (float64, error) {
 		rec.Kernel, rec.Global, rec.Local, rec.Offset = k.Name, global, local, offset
 		bufs := uniqueBuffers(args)
@@ -312,7 +179,6 @@ func (q *Queue) NDRange(k *Kernel, dims int, global, local, offset []int) (*Even
 		}
 		defer func() {
 			for _, b := range bufs {
-				b.settle() // USE_HOST_PTR memory gets what the kernel wrote
 				b.mu.Unlock()
 			}
 		}()
@@ -320,17 +186,13 @@ func (q *Queue) NDRange(k *Kernel, dims int, global, local, offset []int) (*Even
 		for i, a := range args {
 			switch {
 			case a.buf != nil:
-				devArgs[i] = device.BufferArg(a.buf.view(sim))
-			case a.img != nil:
-				devArgs[i] = device.ImageArg(a.img.onDevice(sim))
-			case a.smp != nil:
-				devArgs[i] = device.SamplerArg(a.smp.bits())
+				devArgs[i] = device.BufferArg(a.buf.on(sim))
 			case a.local > 0:
 				devArgs[i] = device.LocalArg(a.local)
 			case a.value != nil:
 				devArgs[i] = device.ValueArg(a.value)
 			default:
-				return 0, errorf(InvalidKernelArgs, "kernel %s: argument %d is a NULL buffer, which pocketgpu does not run", k.Name, i)
+				devArgs[i] = device.BufferArg(nil) // a NULL buffer: the kernel gets a null pointer
 			}
 		}
 		if q.Functional {
@@ -351,20 +213,15 @@ func (q *Queue) NDRange(k *Kernel, dims int, global, local, offset []int) (*Even
 	})
 }
 
-// uniqueBuffers lists the storage of the buffers and images among args
-// (a sub-buffer's is its parent's) once each, in creation order, the
-// order they are locked in.
+// uniqueBuffers lists the buffers among args once each, in creation
+// order, the order they are locked in.
 func uniqueBuffers(args []kernelArg) []*Buffer {
 	seen := map[*Buffer]bool{}
 	var out []*Buffer
 	for _, a := range args {
-		b := a.buf
-		if a.img != nil {
-			b = a.img.Mem
-		}
-		if b != nil && !seen[b.root()] {
-			seen[b.root()] = true
-			out = append(out, b.root())
+		if a.buf != nil && !seen[a.buf] {
+			seen[a.buf] = true
+			out = append(out, a.buf)
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].id < out[j].id })
@@ -387,25 +244,4 @@ func launchError(err error) error {
 		return errorf(OutOfResources, "%v", err)
 	}
 	return errorf(OutOfResources, "%v", fmt.Errorf("the kernel failed: %w", err))
-}
-
-// WorkGroupInfo is clGetKernelWorkGroupInfo's answers for a device: the
-// largest work-group the kernel can run (bounded by what one core holds at
-// the kernel's registers and local memory, by the GPU's occupancy rules),
-// the warp width those rules choose, and the kernel's own local memory.
-func (k *Kernel) WorkGroupInfo(d *Device) (wgSize, warpWidth, localBytes int, err error) {
-	dk := k.loaded[k.Program.Ctx.sims[d]]
-	if dk == nil {
-		return 0, 0, 0, errorf(InvalidDevice, "the kernel's program was not built for the device")
-	}
-	g := d.GPU
-	wgSize = g.MaxWorkgroupSize
-	occ, oerr := g.Occupancy(arch.OccupancyQuery{Regs: min(dk.Regs, g.MaxRegistersPerThread), LocalBytes: dk.IR.LocalBytes, WorkgroupSize: wgSize})
-	if oerr == nil {
-		wgSize = min(wgSize, max(occ.ResidentThreadsPerCore, occ.WarpWidth))
-		warpWidth = occ.WarpWidth
-	} else {
-		warpWidth = g.WarpSizes[0]
-	}
-	return wgSize, warpWidth, dk.IR.LocalBytes, nil
 }

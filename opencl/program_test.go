@@ -82,7 +82,7 @@ func TestSaxpyThroughThePlatform(t *testing.T) {
 			t.Fatal(err)
 		}
 		if err := prog.Build(nil, "-cl-mad-enable"); err != nil {
-			_, log, _ := prog.BuildInfo(p.Devices[0])
+			_, log, _, _ := prog.BuildInfo(p.Devices[0])
 			t.Fatalf("%v\n%s", err, log)
 		}
 		k, err := prog.NewKernel("saxpy")
@@ -110,7 +110,7 @@ func TestSaxpyThroughThePlatform(t *testing.T) {
 		}
 		// The same launch through the device API, as `pocketgpu run` makes it.
 		dev := device.Open(p.Devices[0].GPU)
-		dk, err := dev.Load(prog.spirv(p.Devices[0]), "saxpy", ir.Options{})
+		dk, err := dev.Load(prog.executable(p.Devices[0]).SPIRV, "saxpy", ir.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -162,10 +162,10 @@ func TestPlatformErrors(t *testing.T) {
 	if _, err := q.Fill(b, []byte{1, 2, 3}, 0, 12); status(err) != InvalidValue {
 		t.Errorf("3-byte pattern: %v", err)
 	}
-	if _, err := ctx.NewQueue(p.Devices[0], 1<<7); status(err) != InvalidQueueProperties {
+	if _, err := ctx.NewQueue(p.Devices[0], 1<<2); status(err) != InvalidQueueProperties {
 		t.Errorf("bad queue property: %v", err)
 	}
-	if _, err := parseBuildOptions("-O3"); status(err) != InvalidBuildOptions {
+	if _, err := parseOptions("-O3", buildOptions); status(err) != InvalidBuildOptions {
 		t.Errorf("-O3: %v", err)
 	}
 	needCompilers(t)
@@ -173,7 +173,7 @@ func TestPlatformErrors(t *testing.T) {
 	if err := prog.Build(nil, ""); status(err) != BuildProgramFailure {
 		t.Errorf("broken source: %v", err)
 	}
-	if st, log, _ := prog.BuildInfo(p.Devices[0]); st != BuildError || !strings.Contains(log, "missing") {
+	if st, log, _, _ := prog.BuildInfo(p.Devices[0]); st != BuildError || !strings.Contains(log, "missing") {
 		t.Errorf("build log: %d %q", st, log)
 	}
 	if _, err := prog.NewKernel("k"); status(err) != InvalidProgramExecutable {

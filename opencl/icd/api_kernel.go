@@ -24,7 +24,7 @@ func pgCreateKernel(cp C.cl_program, name *C.char, errcode *C.cl_int) (ret C.cl_
 		return nil
 	}
 	k, err := p.NewKernel(C.GoString(name))
-	if s := status("clCreateKernel", err); s != C.CL_SUCCESS {
+	if s := ctxStatus(p.Ctx, "clCreateKernel", err); s != C.CL_SUCCESS {
 		setErr(errcode, s)
 		return nil
 	}
@@ -53,39 +53,20 @@ func pgSetKernelArg(ck C.cl_kernel, index C.cl_uint, size C.size_t, value unsafe
 	}
 	var buf *opencl.Buffer
 	var val []byte
-	// The handle an image, sampler or buffer argument points to.
-	handle := func() unsafe.Pointer {
-		if size == 8 && value != nil {
-			return *(*unsafe.Pointer)(value)
-		}
-		return nil
-	}
-	switch i := int(index); {
-	case k.IsImageArg(i):
-		o, _ := lookupImage(C.cl_mem(handle()))
-		if o == nil {
-			if size != 8 {
-				return status("clSetKernelArg", k.SetImageArg(i, int(size), nil))
-			}
-			return C.CL_INVALID_MEM_OBJECT
-		}
-		return status("clSetKernelArg", k.SetImageArg(i, int(size), o.img))
-	case k.IsSamplerArg(i):
-		s, _ := lookup[*opencl.Sampler](handle())
-		return status("clSetKernelArg", k.SetSamplerArg(i, int(size), s))
-	}
 	if k.IsBufferArg(int(index)) {
-		if m := handle(); m != nil {
-			b, ok := lookupBuffer(C.cl_mem(m))
-			if !ok {
-				return C.CL_INVALID_MEM_OBJECT
+		if size == 8 && value != nil {
+			if m := *(*unsafe.Pointer)(value); m != nil {
+				b, ok := lookup[*buffer](m)
+				if !ok {
+					return C.CL_INVALID_MEM_OBJECT
+				}
+				buf = b.Buffer
 			}
-			buf = b.buf
 		}
 	} else if value != nil {
 		val = bytesAt(value, size)
 	}
-	return status("clSetKernelArg", k.SetArg(int(index), int(size), val, buf))
+	return ctxStatus(k.Program.Ctx, "clSetKernelArg", k.SetArg(int(index), int(size), val, buf))
 }
 
 //export pgGetKernelInfo
@@ -108,7 +89,7 @@ func pgGetKernelInfo(ck C.cl_kernel, param C.cl_kernel_info, size C.size_t, valu
 	case C.CL_KERNEL_PROGRAM:
 		b = ptr(handleOf(k.Program))
 	case C.CL_KERNEL_ATTRIBUTES:
-		b = cstr("")
+		b = cstr(k.Attributes())
 	default:
 		return C.CL_INVALID_VALUE
 	}
@@ -123,32 +104,107 @@ func pgGetKernelWorkGroupInfo(ck C.cl_kernel, d C.cl_device_id, param C.cl_kerne
 		return C.CL_INVALID_KERNEL
 	}
 	dev := deviceOf(d)
-	if d == nil && len(k.Program.Ctx.Devices) == 1 {
-		dev = k.Program.Ctx.Devices[0]
+	if d == nil && len(k.Program.Devices) == 1 {
+		dev = k.Program.Devices[0]
 	}
 	if dev == nil {
 		return C.CL_INVALID_DEVICE
 	}
-	wg, warp, local, err := k.WorkGroupInfo(dev)
-	if s := status("clGetKernelWorkGroupInfo", err); s != C.CL_SUCCESS {
+	info, err := k.WorkGroup(dev)
+	if s := ctxStatus(k.Program.Ctx, "clGetKernelWorkGroupInfo", err); s != C.CL_SUCCESS {
 		return s
 	}
 	var b []byte
 	switch param {
 	case C.CL_KERNEL_WORK_GROUP_SIZE:
-		b = u64(uint64(wg))
+		b = u64(uint64(info.Size))
 	case C.CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE:
-		b = u64(uint64(warp))
+		b = u64(uint64(info.Multiple))
 	case C.CL_KERNEL_LOCAL_MEM_SIZE:
-		b = u64(uint64(local))
+		b = u64(uint64(info.LocalBytes))
 	case C.CL_KERNEL_PRIVATE_MEM_SIZE:
-		b = u64(0)
+		b = u64(uint64(info.PrivateBytes))
 	case C.CL_KERNEL_COMPILE_WORK_GROUP_SIZE:
-		b = append(append(u64(0), u64(0)...), u64(0)...)
+		for _, v := range info.Compile {
+			b = append(b, u64(uint64(v))...)
+		}
+	case C.CL_KERNEL_GLOBAL_WORK_SIZE:
+		// Only for custom devices and built-in kernels.
+		return fail(k.Program.Ctx, "clGetKernelWorkGroupInfo", C.CL_INVALID_VALUE, "CL_KERNEL_GLOBAL_WORK_SIZE is for custom devices and built-in kernels")
 	default:
 		return C.CL_INVALID_VALUE
 	}
 	return writeInfo(b, nil, size, value, sizeRet)
+}
+
+//export pgGetKernelArgInfo
+func pgGetKernelArgInfo(ck C.cl_kernel, index C.cl_uint, param C.cl_kernel_arg_info, size C.size_t, value unsafe.Pointer, sizeRet *C.size_t) (ret C.cl_int) {
+	defer guardStatus("clGetKernelArgInfo", &ret)
+	k, ok := lookup[*opencl.Kernel](unsafe.Pointer(ck))
+	if !ok {
+		return C.CL_INVALID_KERNEL
+	}
+	info, err := k.ArgInfo(int(index))
+	if err != nil {
+		return ctxStatus(k.Program.Ctx, "clGetKernelArgInfo", err)
+	}
+	var b []byte
+	switch param {
+	case C.CL_KERNEL_ARG_ADDRESS_QUALIFIER:
+		b = u32(info.Address)
+	case C.CL_KERNEL_ARG_ACCESS_QUALIFIER:
+		b = u32(info.Access)
+	case C.CL_KERNEL_ARG_TYPE_NAME:
+		b = cstr(info.TypeName)
+	case C.CL_KERNEL_ARG_TYPE_QUALIFIER:
+		b = u64(info.TypeQual)
+	case C.CL_KERNEL_ARG_NAME:
+		b = cstr(info.Name)
+	default:
+		return C.CL_INVALID_VALUE
+	}
+	return writeInfo(b, nil, size, value, sizeRet)
+}
+
+//export pgCreateKernelsInProgram
+func pgCreateKernelsInProgram(cp C.cl_program, n C.cl_uint, out *C.cl_kernel, nRet *C.cl_uint) (ret C.cl_int) {
+	defer guardStatus("clCreateKernelsInProgram", &ret)
+	p, ok := lookup[*opencl.Program](unsafe.Pointer(cp))
+	if !ok {
+		return C.CL_INVALID_PROGRAM
+	}
+	names, err := p.KernelNames()
+	if s := ctxStatus(p.Ctx, "clCreateKernelsInProgram", err); s != C.CL_SUCCESS {
+		return s
+	}
+	if out != nil && int(n) < len(names) {
+		return fail(p.Ctx, "clCreateKernelsInProgram", C.CL_INVALID_VALUE, "num_kernels %d is less than the program's %d kernels", n, len(names))
+	}
+	if out != nil {
+		ks, err := p.KernelsInProgram()
+		if s := ctxStatus(p.Ctx, "clCreateKernelsInProgram", err); s != C.CL_SUCCESS {
+			return s
+		}
+		for i, k := range ks {
+			*(*C.cl_kernel)(unsafe.Add(unsafe.Pointer(out), i*int(unsafe.Sizeof(uintptr(0))))) = C.cl_kernel(newObject(k))
+		}
+	}
+	if nRet != nil {
+		*nRet = C.cl_uint(len(names))
+	}
+	return C.CL_SUCCESS
+}
+
+//export pgCloneKernel
+func pgCloneKernel(ck C.cl_kernel, errcode *C.cl_int) (ret C.cl_kernel) {
+	defer guardObject("clCloneKernel", errcode, &ret)
+	k, ok := lookup[*opencl.Kernel](unsafe.Pointer(ck))
+	if !ok {
+		setErr(errcode, C.CL_INVALID_KERNEL)
+		return nil
+	}
+	setErr(errcode, C.CL_SUCCESS)
+	return C.cl_kernel(newObject(k.Clone()))
 }
 
 //export pgEnqueueNDRangeKernel

@@ -85,6 +85,9 @@ func release[T any](p unsafe.Pointer, invalid C.cl_int) C.cl_int {
 		// still reaches pocketgpu through its dispatch table (the loader
 		// reads it) and gets an invalid-object error instead of a crash
 		// on freed memory. It costs one word per released object.
+		if k, ok := e.v.(*opencl.Kernel); ok {
+			k.Program.KernelReleased() // the program may be built again
+		}
 		e.v = released{}
 	}
 	return C.CL_SUCCESS

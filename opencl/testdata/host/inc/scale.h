@@ -1,0 +1,2 @@
+// An include file found through -I.
+#define SCALE 3
