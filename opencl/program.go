@@ -33,6 +33,8 @@ type kernelArg struct {
 	buf   *Buffer
 	value []byte
 	local int
+	img   *Image
+	smp   *Sampler
 }
 
 // NewKernel makes a kernel of the program's entry point name, for every
@@ -179,6 +181,7 @@ func (q *Queue) NDRange(k *Kernel, dims int, global, local, offset []int) (*Even
 		}
 		defer func() {
 			for _, b := range bufs {
+				b.settle() // USE_HOST_PTR memory gets what the kernel wrote
 				b.mu.Unlock()
 			}
 		}()
@@ -186,7 +189,11 @@ func (q *Queue) NDRange(k *Kernel, dims int, global, local, offset []int) (*Even
 		for i, a := range args {
 			switch {
 			case a.buf != nil:
-				devArgs[i] = device.BufferArg(a.buf.on(sim))
+				devArgs[i] = device.BufferArg(a.buf.view(sim))
+			case a.img != nil:
+				devArgs[i] = device.ImageArg(a.img.onDevice(sim))
+			case a.smp != nil:
+				devArgs[i] = device.SamplerArg(a.smp.bits())
 			case a.local > 0:
 				devArgs[i] = device.LocalArg(a.local)
 			case a.value != nil:
@@ -213,15 +220,20 @@ func (q *Queue) NDRange(k *Kernel, dims int, global, local, offset []int) (*Even
 	})
 }
 
-// uniqueBuffers lists the buffers among args once each, in creation
-// order, the order they are locked in.
+// uniqueBuffers lists the storage of the buffers and images among args
+// (a sub-buffer's is its parent's) once each, in creation order, the
+// order they are locked in.
 func uniqueBuffers(args []kernelArg) []*Buffer {
 	seen := map[*Buffer]bool{}
 	var out []*Buffer
 	for _, a := range args {
-		if a.buf != nil && !seen[a.buf] {
-			seen[a.buf] = true
-			out = append(out, a.buf)
+		b := a.buf
+		if a.img != nil {
+			b = a.img.Mem
+		}
+		if b != nil && !seen[b.root()] {
+			seen[b.root()] = true
+			out = append(out, b.root())
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].id < out[j].id })

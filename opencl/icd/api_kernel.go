@@ -53,15 +53,34 @@ func pgSetKernelArg(ck C.cl_kernel, index C.cl_uint, size C.size_t, value unsafe
 	}
 	var buf *opencl.Buffer
 	var val []byte
-	if k.IsBufferArg(int(index)) {
+	// The handle an image, sampler or buffer argument points to.
+	handle := func() unsafe.Pointer {
 		if size == 8 && value != nil {
-			if m := *(*unsafe.Pointer)(value); m != nil {
-				b, ok := lookup[*buffer](m)
-				if !ok {
-					return C.CL_INVALID_MEM_OBJECT
-				}
-				buf = b.Buffer
+			return *(*unsafe.Pointer)(value)
+		}
+		return nil
+	}
+	switch i := int(index); {
+	case k.IsImageArg(i):
+		o, _ := lookupImage(C.cl_mem(handle()))
+		if o == nil {
+			if size != 8 {
+				return ctxStatus(k.Program.Ctx, "clSetKernelArg", k.SetImageArg(i, int(size), nil))
 			}
+			return C.CL_INVALID_MEM_OBJECT
+		}
+		return ctxStatus(k.Program.Ctx, "clSetKernelArg", k.SetImageArg(i, int(size), o.img))
+	case k.IsSamplerArg(i):
+		s, _ := lookup[*opencl.Sampler](handle())
+		return ctxStatus(k.Program.Ctx, "clSetKernelArg", k.SetSamplerArg(i, int(size), s))
+	}
+	if k.IsBufferArg(int(index)) {
+		if m := handle(); m != nil {
+			b, ok := lookupBuffer(C.cl_mem(m))
+			if !ok {
+				return C.CL_INVALID_MEM_OBJECT
+			}
+			buf = b.buf
 		}
 	} else if value != nil {
 		val = bytesAt(value, size)

@@ -38,12 +38,6 @@ static cl_int CL_API_CALL stub_clReleaseDevice(cl_device_id device) {
 	return CL_INVALID_OPERATION;
 }
 
-static cl_mem CL_API_CALL stub_clCreateImage(cl_context context, cl_mem_flags flags, const cl_image_format *image_format, const cl_image_desc *image_desc, void *host_ptr, cl_int *errcode_ret) {
-	pg_unsupported("clCreateImage");
-	if (errcode_ret) *errcode_ret = CL_INVALID_OPERATION;
-	return NULL;
-}
-
 static cl_mem CL_API_CALL stub_clCreateBufferWithProperties(cl_context context, const cl_mem_properties *properties, cl_mem_flags flags, size_t size, void *host_ptr, cl_int *errcode_ret) {
 	pg_unsupported("clCreateBufferWithProperties");
 	if (errcode_ret) *errcode_ret = CL_INVALID_OPERATION;
@@ -58,16 +52,6 @@ static cl_mem CL_API_CALL stub_clCreateImageWithProperties(cl_context context, c
 
 static cl_int CL_API_CALL stub_clSetContextDestructorCallback(cl_context context, void(CL_CALLBACK* pfn_notify)(cl_context context, void* user_data), void* user_data) {
 	pg_unsupported("clSetContextDestructorCallback");
-	return CL_INVALID_OPERATION;
-}
-
-static cl_int CL_API_CALL stub_clGetSupportedImageFormats(cl_context context, cl_mem_flags flags, cl_mem_object_type image_type, cl_uint num_entries, cl_image_format *image_formats, cl_uint *num_image_formats) {
-	pg_unsupported("clGetSupportedImageFormats");
-	return CL_INVALID_OPERATION;
-}
-
-static cl_int CL_API_CALL stub_clGetImageInfo(cl_mem image, cl_image_info param_name, size_t param_value_size, void *param_value, size_t *param_value_size_ret) {
-	pg_unsupported("clGetImageInfo");
 	return CL_INVALID_OPERATION;
 }
 
@@ -89,33 +73,6 @@ static void * CL_API_CALL stub_clSVMAlloc(cl_context p0, cl_svm_mem_flags p1, si
 
 static void CL_API_CALL stub_clSVMFree(cl_context p0, void * p1) {
 	pg_unsupported("clSVMFree");
-}
-
-static cl_sampler CL_API_CALL stub_clCreateSampler(cl_context context, cl_bool normalized_coords, cl_addressing_mode addressing_mode, cl_filter_mode filter_mode, cl_int *errcode_ret) {
-	pg_unsupported("clCreateSampler");
-	if (errcode_ret) *errcode_ret = CL_INVALID_OPERATION;
-	return NULL;
-}
-
-static cl_int CL_API_CALL stub_clRetainSampler(cl_sampler sampler) {
-	pg_unsupported("clRetainSampler");
-	return CL_INVALID_OPERATION;
-}
-
-static cl_int CL_API_CALL stub_clReleaseSampler(cl_sampler sampler) {
-	pg_unsupported("clReleaseSampler");
-	return CL_INVALID_OPERATION;
-}
-
-static cl_int CL_API_CALL stub_clGetSamplerInfo(cl_sampler sampler, cl_sampler_info param_name, size_t param_value_size, void *param_value, size_t *param_value_size_ret) {
-	pg_unsupported("clGetSamplerInfo");
-	return CL_INVALID_OPERATION;
-}
-
-static cl_sampler CL_API_CALL stub_clCreateSamplerWithProperties(cl_context p0, const cl_sampler_properties * p1, cl_int * p2) {
-	pg_unsupported("clCreateSamplerWithProperties");
-	if (p2) *p2 = CL_INVALID_OPERATION;
-	return NULL;
 }
 
 static cl_int CL_API_CALL stub_clSetProgramSpecializationConstant(cl_program program, cl_uint spec_id, size_t spec_size, const void *spec_value) {
@@ -140,73 +97,6 @@ static cl_int CL_API_CALL stub_clSetKernelExecInfo(cl_kernel p0, cl_kernel_exec_
 
 static cl_int CL_API_CALL stub_clGetKernelSubGroupInfoKHR(cl_kernel p0, cl_device_id p1, cl_kernel_sub_group_info p2, size_t p3, const void * p4, size_t p5, void * p6, size_t * p7) {
 	pg_unsupported("clGetKernelSubGroupInfoKHR");
-	return CL_INVALID_OPERATION;
-}
-
-static cl_int CL_API_CALL stub_clEnqueueReadBufferRect(cl_command_queue command_queue, cl_mem buffer, cl_bool blocking_read, const size_t *buffer_origin, const size_t *host_origin, const size_t *region, size_t buffer_row_pitch, size_t buffer_slice_pitch, size_t host_row_pitch, size_t host_slice_pitch, void *ptr, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) {
-	pg_unsupported("clEnqueueReadBufferRect");
-	return CL_INVALID_OPERATION;
-}
-
-static cl_int CL_API_CALL stub_clEnqueueWriteBufferRect(cl_command_queue command_queue, cl_mem buffer, cl_bool blocking_read, const size_t *buffer_origin, const size_t *host_origin, const size_t *region, size_t buffer_row_pitch, size_t buffer_slice_pitch, size_t host_row_pitch, size_t host_slice_pitch, const void *ptr, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) {
-	pg_unsupported("clEnqueueWriteBufferRect");
-	return CL_INVALID_OPERATION;
-}
-
-static cl_int CL_API_CALL stub_clEnqueueCopyBufferRect(cl_command_queue command_queue, cl_mem src_buffer, cl_mem dst_buffer, const size_t *src_origin, const size_t *dst_origin, const size_t *region, size_t src_row_pitch, size_t src_slice_pitch, size_t dst_row_pitch, size_t dst_slice_pitch, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) {
-	pg_unsupported("clEnqueueCopyBufferRect");
-	return CL_INVALID_OPERATION;
-}
-
-static cl_int CL_API_CALL stub_clEnqueueReadImage(cl_command_queue command_queue, cl_mem image, cl_bool blocking_read, const size_t *origin, const size_t *region, size_t row_pitch, size_t slice_pitch, void *ptr, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) {
-	pg_unsupported("clEnqueueReadImage");
-	return CL_INVALID_OPERATION;
-}
-
-static cl_int CL_API_CALL stub_clEnqueueWriteImage(cl_command_queue command_queue, cl_mem image, cl_bool blocking_write, const size_t *origin, const size_t *region, size_t input_row_pitch, size_t input_slice_pitch, const void *ptr, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) {
-	pg_unsupported("clEnqueueWriteImage");
-	return CL_INVALID_OPERATION;
-}
-
-static cl_int CL_API_CALL stub_clEnqueueFillImage(cl_command_queue command_queue, cl_mem image, const void *fill_color, const size_t origin[3], const size_t region[3], cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) {
-	pg_unsupported("clEnqueueFillImage");
-	return CL_INVALID_OPERATION;
-}
-
-static cl_int CL_API_CALL stub_clEnqueueCopyImage(cl_command_queue command_queue, cl_mem src_image, cl_mem dst_image, const size_t *src_origin, const size_t *dst_origin, const size_t *region, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) {
-	pg_unsupported("clEnqueueCopyImage");
-	return CL_INVALID_OPERATION;
-}
-
-static cl_int CL_API_CALL stub_clEnqueueCopyImageToBuffer(cl_command_queue command_queue, cl_mem src_image, cl_mem dst_buffer, const size_t *src_origin, const size_t *region, size_t dst_offset, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) {
-	pg_unsupported("clEnqueueCopyImageToBuffer");
-	return CL_INVALID_OPERATION;
-}
-
-static cl_int CL_API_CALL stub_clEnqueueCopyBufferToImage(cl_command_queue command_queue, cl_mem src_buffer, cl_mem dst_image, size_t src_offset, const size_t *dst_origin, const size_t *region, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) {
-	pg_unsupported("clEnqueueCopyBufferToImage");
-	return CL_INVALID_OPERATION;
-}
-
-static void * CL_API_CALL stub_clEnqueueMapBuffer(cl_command_queue command_queue, cl_mem buffer, cl_bool blocking_map, cl_map_flags map_flags, size_t offset, size_t cb, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event, cl_int *errcode_ret) {
-	pg_unsupported("clEnqueueMapBuffer");
-	if (errcode_ret) *errcode_ret = CL_INVALID_OPERATION;
-	return NULL;
-}
-
-static void * CL_API_CALL stub_clEnqueueMapImage(cl_command_queue command_queue, cl_mem image, cl_bool blocking_map, cl_map_flags map_flags, const size_t *origin, const size_t *region, size_t *image_row_pitch, size_t *image_slice_pitch, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event, cl_int *errcode_ret) {
-	pg_unsupported("clEnqueueMapImage");
-	if (errcode_ret) *errcode_ret = CL_INVALID_OPERATION;
-	return NULL;
-}
-
-static cl_int CL_API_CALL stub_clEnqueueUnmapMemObject(cl_command_queue command_queue, cl_mem memobj, void *mapped_ptr, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) {
-	pg_unsupported("clEnqueueUnmapMemObject");
-	return CL_INVALID_OPERATION;
-}
-
-static cl_int CL_API_CALL stub_clEnqueueMigrateMemObjects(cl_command_queue command_queue, cl_uint num_mem_objects, const cl_mem *mem_objects, cl_mem_migration_flags flags, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) {
-	pg_unsupported("clEnqueueMigrateMemObjects");
 	return CL_INVALID_OPERATION;
 }
 
@@ -238,18 +128,6 @@ static cl_int CL_API_CALL stub_clEnqueueSVMMap(cl_command_queue p0, cl_bool p1, 
 static cl_int CL_API_CALL stub_clEnqueueSVMUnmap(cl_command_queue p0, void * p1, cl_uint p2, const cl_event * p3, cl_event * p4) {
 	pg_unsupported("clEnqueueSVMUnmap");
 	return CL_INVALID_OPERATION;
-}
-
-static cl_mem CL_API_CALL stub_clCreateImage2D(cl_context context, cl_mem_flags flags, const cl_image_format *image_format, size_t image_width, size_t image_height, size_t image_row_pitch, void *host_ptr, cl_int *errcode_ret) {
-	pg_unsupported("clCreateImage2D");
-	if (errcode_ret) *errcode_ret = CL_INVALID_OPERATION;
-	return NULL;
-}
-
-static cl_mem CL_API_CALL stub_clCreateImage3D(cl_context context, cl_mem_flags flags, const cl_image_format *image_format, size_t image_width, size_t image_height, size_t image_depth, size_t image_row_pitch, size_t image_slice_pitch, void *host_ptr, cl_int *errcode_ret) {
-	pg_unsupported("clCreateImage3D");
-	if (errcode_ret) *errcode_ret = CL_INVALID_OPERATION;
-	return NULL;
 }
 
 static void * CL_API_CALL stub_clGetExtensionFunctionAddress(const char *function_name) {
@@ -315,17 +193,6 @@ static cl_event CL_API_CALL stub_clCreateEventFromGLsyncKHR(cl_context context, 
 	pg_unsupported("clCreateEventFromGLsyncKHR");
 	if (errcode_ret) *errcode_ret = CL_INVALID_OPERATION;
 	return NULL;
-}
-
-static cl_mem CL_API_CALL stub_clCreateSubBuffer(cl_mem p0, cl_mem_flags p1, cl_buffer_create_type p2, const void * p3, cl_int * p4) {
-	pg_unsupported("clCreateSubBuffer");
-	if (p4) *p4 = CL_INVALID_OPERATION;
-	return NULL;
-}
-
-static cl_int CL_API_CALL stub_clSetMemObjectDestructorCallback(cl_mem p0, void(CL_CALLBACK * )(cl_mem , void * ), void * p2) {
-	pg_unsupported("clSetMemObjectDestructorCallback");
-	return CL_INVALID_OPERATION;
 }
 
 static cl_int CL_API_CALL stub_clCreateSubDevicesEXT(cl_device_id in_device, const cl_device_partition_property_ext *partition_properties, cl_uint num_entries, cl_device_id *out_devices, cl_uint *num_devices) {
@@ -409,24 +276,24 @@ void pg_fill_stubs(cl_icd_dispatch *t) {
 	t->clReleaseCommandQueue = (cl_api_clReleaseCommandQueue)pgReleaseCommandQueue;
 	t->clGetCommandQueueInfo = (cl_api_clGetCommandQueueInfo)pgGetCommandQueueInfo;
 	t->clCreateBuffer = (cl_api_clCreateBuffer)pgCreateBuffer;
-	t->clCreateImage = stub_clCreateImage;
+	t->clCreateImage = (cl_api_clCreateImage)pgCreateImage;
 	t->clCreateBufferWithProperties = stub_clCreateBufferWithProperties;
 	t->clCreateImageWithProperties = stub_clCreateImageWithProperties;
 	t->clSetContextDestructorCallback = stub_clSetContextDestructorCallback;
 	t->clRetainMemObject = (cl_api_clRetainMemObject)pgRetainMemObject;
 	t->clReleaseMemObject = (cl_api_clReleaseMemObject)pgReleaseMemObject;
-	t->clGetSupportedImageFormats = stub_clGetSupportedImageFormats;
+	t->clGetSupportedImageFormats = (cl_api_clGetSupportedImageFormats)pgGetSupportedImageFormats;
 	t->clGetMemObjectInfo = (cl_api_clGetMemObjectInfo)pgGetMemObjectInfo;
-	t->clGetImageInfo = stub_clGetImageInfo;
+	t->clGetImageInfo = (cl_api_clGetImageInfo)pgGetImageInfo;
 	t->clCreatePipe = stub_clCreatePipe;
 	t->clGetPipeInfo = stub_clGetPipeInfo;
 	t->clSVMAlloc = stub_clSVMAlloc;
 	t->clSVMFree = stub_clSVMFree;
-	t->clCreateSampler = stub_clCreateSampler;
-	t->clRetainSampler = stub_clRetainSampler;
-	t->clReleaseSampler = stub_clReleaseSampler;
-	t->clGetSamplerInfo = stub_clGetSamplerInfo;
-	t->clCreateSamplerWithProperties = stub_clCreateSamplerWithProperties;
+	t->clCreateSampler = (cl_api_clCreateSampler)pgCreateSampler;
+	t->clRetainSampler = (cl_api_clRetainSampler)pgRetainSampler;
+	t->clReleaseSampler = (cl_api_clReleaseSampler)pgReleaseSampler;
+	t->clGetSamplerInfo = (cl_api_clGetSamplerInfo)pgGetSamplerInfo;
+	t->clCreateSamplerWithProperties = (cl_api_clCreateSamplerWithProperties)pgCreateSamplerWithProperties;
 	t->clCreateProgramWithSource = (cl_api_clCreateProgramWithSource)pgCreateProgramWithSource;
 	t->clCreateProgramWithBinary = (cl_api_clCreateProgramWithBinary)pgCreateProgramWithBinary;
 	t->clCreateProgramWithBuiltInKernels = (cl_api_clCreateProgramWithBuiltInKernels)pgCreateProgramWithBuiltInKernels;
@@ -459,22 +326,22 @@ void pg_fill_stubs(cl_icd_dispatch *t) {
 	t->clFlush = (cl_api_clFlush)pgFlush;
 	t->clFinish = (cl_api_clFinish)pgFinish;
 	t->clEnqueueReadBuffer = (cl_api_clEnqueueReadBuffer)pgEnqueueReadBuffer;
-	t->clEnqueueReadBufferRect = stub_clEnqueueReadBufferRect;
+	t->clEnqueueReadBufferRect = (cl_api_clEnqueueReadBufferRect)pgEnqueueReadBufferRect;
 	t->clEnqueueWriteBuffer = (cl_api_clEnqueueWriteBuffer)pgEnqueueWriteBuffer;
-	t->clEnqueueWriteBufferRect = stub_clEnqueueWriteBufferRect;
+	t->clEnqueueWriteBufferRect = (cl_api_clEnqueueWriteBufferRect)pgEnqueueWriteBufferRect;
 	t->clEnqueueFillBuffer = (cl_api_clEnqueueFillBuffer)pgEnqueueFillBuffer;
 	t->clEnqueueCopyBuffer = (cl_api_clEnqueueCopyBuffer)pgEnqueueCopyBuffer;
-	t->clEnqueueCopyBufferRect = stub_clEnqueueCopyBufferRect;
-	t->clEnqueueReadImage = stub_clEnqueueReadImage;
-	t->clEnqueueWriteImage = stub_clEnqueueWriteImage;
-	t->clEnqueueFillImage = stub_clEnqueueFillImage;
-	t->clEnqueueCopyImage = stub_clEnqueueCopyImage;
-	t->clEnqueueCopyImageToBuffer = stub_clEnqueueCopyImageToBuffer;
-	t->clEnqueueCopyBufferToImage = stub_clEnqueueCopyBufferToImage;
-	t->clEnqueueMapBuffer = stub_clEnqueueMapBuffer;
-	t->clEnqueueMapImage = stub_clEnqueueMapImage;
-	t->clEnqueueUnmapMemObject = stub_clEnqueueUnmapMemObject;
-	t->clEnqueueMigrateMemObjects = stub_clEnqueueMigrateMemObjects;
+	t->clEnqueueCopyBufferRect = (cl_api_clEnqueueCopyBufferRect)pgEnqueueCopyBufferRect;
+	t->clEnqueueReadImage = (cl_api_clEnqueueReadImage)pgEnqueueReadImage;
+	t->clEnqueueWriteImage = (cl_api_clEnqueueWriteImage)pgEnqueueWriteImage;
+	t->clEnqueueFillImage = (cl_api_clEnqueueFillImage)pgEnqueueFillImage;
+	t->clEnqueueCopyImage = (cl_api_clEnqueueCopyImage)pgEnqueueCopyImage;
+	t->clEnqueueCopyImageToBuffer = (cl_api_clEnqueueCopyImageToBuffer)pgEnqueueCopyImageToBuffer;
+	t->clEnqueueCopyBufferToImage = (cl_api_clEnqueueCopyBufferToImage)pgEnqueueCopyBufferToImage;
+	t->clEnqueueMapBuffer = (cl_api_clEnqueueMapBuffer)pgEnqueueMapBuffer;
+	t->clEnqueueMapImage = (cl_api_clEnqueueMapImage)pgEnqueueMapImage;
+	t->clEnqueueUnmapMemObject = (cl_api_clEnqueueUnmapMemObject)pgEnqueueUnmapMemObject;
+	t->clEnqueueMigrateMemObjects = (cl_api_clEnqueueMigrateMemObjects)pgEnqueueMigrateMemObjects;
 	t->clEnqueueNDRangeKernel = (cl_api_clEnqueueNDRangeKernel)pgEnqueueNDRangeKernel;
 	t->clEnqueueTask = (cl_api_clEnqueueTask)pgEnqueueTask;
 	t->clEnqueueNativeKernel = stub_clEnqueueNativeKernel;
@@ -486,8 +353,8 @@ void pg_fill_stubs(cl_icd_dispatch *t) {
 	t->clEnqueueSVMMap = stub_clEnqueueSVMMap;
 	t->clEnqueueSVMUnmap = stub_clEnqueueSVMUnmap;
 	t->clSetCommandQueueProperty = (cl_api_clSetCommandQueueProperty)pgSetCommandQueueProperty;
-	t->clCreateImage2D = stub_clCreateImage2D;
-	t->clCreateImage3D = stub_clCreateImage3D;
+	t->clCreateImage2D = (cl_api_clCreateImage2D)pgCreateImage2D;
+	t->clCreateImage3D = (cl_api_clCreateImage3D)pgCreateImage3D;
 	t->clUnloadCompiler = (cl_api_clUnloadCompiler)pgUnloadCompiler;
 	t->clEnqueueMarker = (cl_api_clEnqueueMarker)pgEnqueueMarker;
 	t->clEnqueueWaitForEvents = (cl_api_clEnqueueWaitForEvents)pgEnqueueWaitForEvents;
@@ -505,8 +372,8 @@ void pg_fill_stubs(cl_icd_dispatch *t) {
 	t->clGetGLContextInfoKHR = stub_clGetGLContextInfoKHR;
 	t->clCreateEventFromGLsyncKHR = stub_clCreateEventFromGLsyncKHR;
 	t->clSetEventCallback = (cl_api_clSetEventCallback)pgSetEventCallback;
-	t->clCreateSubBuffer = stub_clCreateSubBuffer;
-	t->clSetMemObjectDestructorCallback = stub_clSetMemObjectDestructorCallback;
+	t->clCreateSubBuffer = (cl_api_clCreateSubBuffer)pgCreateSubBuffer;
+	t->clSetMemObjectDestructorCallback = (cl_api_clSetMemObjectDestructorCallback)pgSetMemObjectDestructorCallback;
 	t->clCreateUserEvent = (cl_api_clCreateUserEvent)pgCreateUserEvent;
 	t->clSetUserEventStatus = (cl_api_clSetUserEventStatus)pgSetUserEventStatus;
 	t->clCreateSubDevicesEXT = stub_clCreateSubDevicesEXT;
