@@ -21,7 +21,7 @@ func TestProgKernelEventCtxHostPrograms(t *testing.T) {
 		t.Log("PoCL not installed (pocl-opencl-icd): outputs checked for FAIL lines only")
 		pocl = ""
 	}
-	progs := []string{"prog_build.c", "prog_link.c", "kernel_args.c", "event_user.c", "ctx_queue.c", "cpp_pipeline.cpp"}
+	progs := []string{"prog_build.c", "prog_link.c", "kernel_args.c", "event_user.c", "event_mem.c", "ctx_queue.c", "cpp_pipeline.cpp"}
 	for _, name := range progs {
 		t.Run(strings.TrimSuffix(strings.TrimSuffix(name, ".c"), ".cpp"), func(t *testing.T) {
 			bin := compileHost(t, name)

@@ -130,18 +130,23 @@ func (q *Queue) execute(cmd *pending) {
 }
 
 // VirtualClock is the host program's clock under exec --virtual-clock:
-// the real clock, less the host time simulations took, plus the simulated
-// time the program waited for the device. It keeps, per device, the
-// virtual time the device is busy until; a command starts when the device
-// is free and the program has enqueued it, and a wait (clFinish, a
-// blocking read, clWaitForEvents) moves the clock to the end of what it
-// waits for. The offset from the real clock goes to publish (the clock
-// shim the program runs with adds it to every clock the program reads).
+// the real clock, less the host time spent inside pocketgpu's API calls,
+// plus the simulated time the program waited for the device. While any
+// call is inside the platform (Enter to Leave) the clock stands still; a
+// wait (clFinish, a blocking read, clWaitForEvents) moves it to the end of
+// what it waits for. It keeps, per device, the virtual time the device is
+// busy until: a command starts when the device is free and the program
+// has enqueued it. The offset from the real clock goes to publish (the
+// clock shim the program runs with adds it to every clock the program
+// reads) when the last call leaves. A thread that reads its clock while
+// another is inside a call sees real time pass, then the clock step back.
 type VirtualClock struct {
 	mu      sync.Mutex
 	epoch   time.Time
-	offset  int64     // virtual minus real, in ns
-	hidden  time.Time // the end of the last span taken out of the clock
+	offset  int64 // virtual minus real, in ns
+	active  int   // calls inside the platform
+	frozen  int64 // the virtual time while active > 0
+	hidden  time.Time
 	publish func(offsetNS int64)
 }
 
@@ -151,26 +156,58 @@ func NewVirtualClock(publish func(offsetNS int64)) *VirtualClock {
 }
 
 // now is the virtual time in ns since the clock was made. Callers hold mu.
-func (v *VirtualClock) now() int64 { return int64(time.Since(v.epoch)) + v.offset }
+func (v *VirtualClock) now() int64 {
+	if v.active > 0 {
+		return v.frozen
+	}
+	return int64(time.Since(v.epoch)) + v.offset
+}
 
-// simulated takes a simulation that ran from host time t0 to t1 out of
-// the program's clock and books its simulated ns on sim's timeline; it
-// returns the virtual time the command ends.
+// Enter stops the clock for an API call; Leave restarts it where the
+// call left it.
+func (v *VirtualClock) Enter() {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if v.active == 0 {
+		v.frozen = v.now()
+	}
+	v.active++
+}
+
+func (v *VirtualClock) Leave() {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if v.active == 0 {
+		return
+	}
+	if v.active--; v.active == 0 {
+		v.offset = v.frozen - int64(time.Since(v.epoch))
+		v.hidden = time.Now()
+		v.publish(v.offset)
+	}
+}
+
+// simulated books a command of ns simulated nanoseconds on sim's
+// timeline and returns the virtual time it ends. Outside Enter/Leave
+// the host time the simulation took (t0 to t1) is taken out of the clock
+// here.
 func (v *VirtualClock) simulated(t0, t1 time.Time, ns float64, sim *simDevice) int64 {
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	// Spans of concurrent simulations are taken out once, so the clock
-	// never runs backwards.
-	if t0.Before(v.hidden) {
-		t0 = v.hidden
-	}
-	if t1.After(t0) {
-		v.offset -= int64(t1.Sub(t0))
-		v.hidden = t1
+	if v.active == 0 {
+		// Spans of concurrent simulations are taken out once, so the
+		// clock never runs backwards.
+		if t0.Before(v.hidden) {
+			t0 = v.hidden
+		}
+		if t1.After(t0) {
+			v.offset -= int64(t1.Sub(t0))
+			v.hidden = t1
+		}
+		v.publish(v.offset)
 	}
 	start := max(v.now(), sim.hostBusy)
 	sim.hostBusy = start + int64(math.Round(ns))
-	v.publish(v.offset)
 	return sim.hostBusy
 }
 
@@ -179,6 +216,10 @@ func (v *VirtualClock) waitUntil(t int64) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	if now := v.now(); t > now {
+		if v.active > 0 {
+			v.frozen = t
+			return
+		}
 		v.offset += t - now
 		v.publish(v.offset)
 	}

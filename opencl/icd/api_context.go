@@ -26,6 +26,7 @@ import (
 //export pgCreateContext
 func pgCreateContext(props *C.cl_context_properties, n C.cl_uint, devs *C.cl_device_id, notify, user unsafe.Pointer, errcode *C.cl_int) (ret C.cl_context) {
 	defer guardObject("clCreateContext", errcode, &ret)
+	defer inPlatform()()
 	if pgInit() == 0 {
 		setErr(errcode, C.CL_INVALID_PLATFORM)
 		return nil
@@ -103,6 +104,7 @@ func contextProps(props *C.cl_context_properties) ([]uint64, C.cl_int) {
 //export pgCreateContextFromType
 func pgCreateContextFromType(props *C.cl_context_properties, typ C.cl_device_type, notify, user unsafe.Pointer, errcode *C.cl_int) (ret C.cl_context) {
 	defer guardObject("clCreateContextFromType", errcode, &ret)
+	defer inPlatform()()
 	if pgInit() == 0 {
 		setErr(errcode, C.CL_INVALID_PLATFORM)
 		return nil
@@ -125,18 +127,21 @@ func pgCreateContextFromType(props *C.cl_context_properties, typ C.cl_device_typ
 //export pgRetainContext
 func pgRetainContext(c C.cl_context) (ret C.cl_int) {
 	defer guardStatus("clRetainContext", &ret)
+	defer inPlatform()()
 	return retain[*opencl.Context](unsafe.Pointer(c), C.CL_INVALID_CONTEXT)
 }
 
 //export pgReleaseContext
 func pgReleaseContext(c C.cl_context) (ret C.cl_int) {
 	defer guardStatus("clReleaseContext", &ret)
+	defer inPlatform()()
 	return release[*opencl.Context](unsafe.Pointer(c), C.CL_INVALID_CONTEXT)
 }
 
 //export pgGetContextInfo
 func pgGetContextInfo(c C.cl_context, param C.cl_context_info, size C.size_t, value unsafe.Pointer, sizeRet *C.size_t) (ret C.cl_int) {
 	defer guardStatus("clGetContextInfo", &ret)
+	defer inPlatform()()
 	ctx, ok := lookup[*opencl.Context](unsafe.Pointer(c))
 	if !ok {
 		return C.CL_INVALID_CONTEXT

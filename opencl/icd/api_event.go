@@ -20,6 +20,7 @@ import (
 //export pgWaitForEvents
 func pgWaitForEvents(n C.cl_uint, list *C.cl_event) (ret C.cl_int) {
 	defer guardStatus("clWaitForEvents", &ret)
+	defer inPlatform()()
 	if n == 0 || list == nil {
 		return C.CL_INVALID_VALUE
 	}
@@ -33,6 +34,7 @@ func pgWaitForEvents(n C.cl_uint, list *C.cl_event) (ret C.cl_int) {
 //export pgCreateUserEvent
 func pgCreateUserEvent(c C.cl_context, errcode *C.cl_int) (ret C.cl_event) {
 	defer guardObject("clCreateUserEvent", errcode, &ret)
+	defer inPlatform()()
 	ctx, ok := lookup[*opencl.Context](unsafe.Pointer(c))
 	if !ok {
 		setErr(errcode, C.CL_INVALID_CONTEXT)
@@ -45,6 +47,7 @@ func pgCreateUserEvent(c C.cl_context, errcode *C.cl_int) (ret C.cl_event) {
 //export pgSetUserEventStatus
 func pgSetUserEventStatus(ce C.cl_event, st C.cl_int) (ret C.cl_int) {
 	defer guardStatus("clSetUserEventStatus", &ret)
+	defer inPlatform()()
 	e, ok := lookup[*opencl.Event](unsafe.Pointer(ce))
 	if !ok {
 		return C.CL_INVALID_EVENT
@@ -55,6 +58,7 @@ func pgSetUserEventStatus(ce C.cl_event, st C.cl_int) (ret C.cl_int) {
 //export pgSetEventCallback
 func pgSetEventCallback(ce C.cl_event, typ C.cl_int, fn, user unsafe.Pointer) (ret C.cl_int) {
 	defer guardStatus("clSetEventCallback", &ret)
+	defer inPlatform()()
 	e, ok := lookup[*opencl.Event](unsafe.Pointer(ce))
 	if !ok {
 		return C.CL_INVALID_EVENT
@@ -69,6 +73,7 @@ func pgSetEventCallback(ce C.cl_event, typ C.cl_int, fn, user unsafe.Pointer) (r
 //export pgGetEventInfo
 func pgGetEventInfo(ce C.cl_event, param C.cl_event_info, size C.size_t, value unsafe.Pointer, sizeRet *C.size_t) (ret C.cl_int) {
 	defer guardStatus("clGetEventInfo", &ret)
+	defer inPlatform()()
 	e, ok := lookup[*opencl.Event](unsafe.Pointer(ce))
 	if !ok {
 		return C.CL_INVALID_EVENT
@@ -100,6 +105,7 @@ func pgGetEventInfo(ce C.cl_event, param C.cl_event_info, size C.size_t, value u
 //export pgGetEventProfilingInfo
 func pgGetEventProfilingInfo(ce C.cl_event, param C.cl_profiling_info, size C.size_t, value unsafe.Pointer, sizeRet *C.size_t) (ret C.cl_int) {
 	defer guardStatus("clGetEventProfilingInfo", &ret)
+	defer inPlatform()()
 	e, ok := lookup[*opencl.Event](unsafe.Pointer(ce))
 	if !ok {
 		return C.CL_INVALID_EVENT
@@ -126,11 +132,13 @@ func pgGetEventProfilingInfo(ce C.cl_event, param C.cl_profiling_info, size C.si
 //export pgRetainEvent
 func pgRetainEvent(e C.cl_event) (ret C.cl_int) {
 	defer guardStatus("clRetainEvent", &ret)
+	defer inPlatform()()
 	return retain[*opencl.Event](unsafe.Pointer(e), C.CL_INVALID_EVENT)
 }
 
 //export pgReleaseEvent
 func pgReleaseEvent(e C.cl_event) (ret C.cl_int) {
 	defer guardStatus("clReleaseEvent", &ret)
+	defer inPlatform()()
 	return release[*opencl.Event](unsafe.Pointer(e), C.CL_INVALID_EVENT)
 }

@@ -14,6 +14,7 @@ import (
 //export pgGetSupportedImageFormats
 func pgGetSupportedImageFormats(c C.cl_context, flags C.cl_mem_flags, kind C.cl_mem_object_type, n C.cl_uint, out *C.cl_image_format, nRet *C.cl_uint) (ret C.cl_int) {
 	defer guardStatus("clGetSupportedImageFormats", &ret)
+	defer inPlatform()()
 	if _, ok := lookup[*opencl.Context](unsafe.Pointer(c)); !ok {
 		return C.CL_INVALID_CONTEXT
 	}
@@ -37,6 +38,7 @@ func pgGetSupportedImageFormats(c C.cl_context, flags C.cl_mem_flags, kind C.cl_
 //export pgCreateImage
 func pgCreateImage(c C.cl_context, flags C.cl_mem_flags, f *C.cl_image_format, d *C.cl_image_desc, host unsafe.Pointer, errcode *C.cl_int) (ret C.cl_mem) {
 	defer guardObject("clCreateImage", errcode, &ret)
+	defer inPlatform()()
 	if d == nil {
 		setErr(errcode, C.CL_INVALID_IMAGE_DESCRIPTOR)
 		return nil
@@ -52,6 +54,7 @@ func pgCreateImage(c C.cl_context, flags C.cl_mem_flags, f *C.cl_image_format, d
 //export pgCreateImage2D
 func pgCreateImage2D(c C.cl_context, flags C.cl_mem_flags, f *C.cl_image_format, w, h, row C.size_t, host unsafe.Pointer, errcode *C.cl_int) (ret C.cl_mem) {
 	defer guardObject("clCreateImage2D", errcode, &ret)
+	defer inPlatform()()
 	desc := opencl.ImageDesc{Type: opencl.MemObjectImage2D, Width: int(w), Height: int(h), RowPitch: int(row)}
 	return createImage("clCreateImage2D", c, flags, f, desc, nil, host, errcode)
 }
@@ -59,6 +62,7 @@ func pgCreateImage2D(c C.cl_context, flags C.cl_mem_flags, f *C.cl_image_format,
 //export pgCreateImage3D
 func pgCreateImage3D(c C.cl_context, flags C.cl_mem_flags, f *C.cl_image_format, w, h, depth, row, slice C.size_t, host unsafe.Pointer, errcode *C.cl_int) (ret C.cl_mem) {
 	defer guardObject("clCreateImage3D", errcode, &ret)
+	defer inPlatform()()
 	desc := opencl.ImageDesc{Type: opencl.MemObjectImage3D, Width: int(w), Height: int(h), Depth: int(depth), RowPitch: int(row), SlicePitch: int(slice)}
 	return createImage("clCreateImage3D", c, flags, f, desc, nil, host, errcode)
 }
@@ -110,6 +114,7 @@ func lookupImage(m C.cl_mem) (*memObject, bool) {
 //export pgGetImageInfo
 func pgGetImageInfo(m C.cl_mem, param C.cl_image_info, size C.size_t, value unsafe.Pointer, sizeRet *C.size_t) (ret C.cl_int) {
 	defer guardStatus("clGetImageInfo", &ret)
+	defer inPlatform()()
 	o, ok := lookupImage(m)
 	if !ok {
 		return C.CL_INVALID_MEM_OBJECT
@@ -180,12 +185,14 @@ func queueAndImage(cq C.cl_command_queue, m C.cl_mem) (*opencl.Queue, *memObject
 //export pgEnqueueReadImage
 func pgEnqueueReadImage(cq C.cl_command_queue, m C.cl_mem, blocking C.cl_bool, origin, region *C.size_t, row, slice C.size_t, dst unsafe.Pointer, nw C.cl_uint, wl *C.cl_event, ev *C.cl_event) (ret C.cl_int) {
 	defer guardStatus("clEnqueueReadImage", &ret)
+	defer inPlatform()()
 	return imageTransfer("clEnqueueReadImage", cq, m, blocking, origin, region, row, slice, dst, false, nw, wl, ev)
 }
 
 //export pgEnqueueWriteImage
 func pgEnqueueWriteImage(cq C.cl_command_queue, m C.cl_mem, blocking C.cl_bool, origin, region *C.size_t, row, slice C.size_t, src unsafe.Pointer, nw C.cl_uint, wl *C.cl_event, ev *C.cl_event) (ret C.cl_int) {
 	defer guardStatus("clEnqueueWriteImage", &ret)
+	defer inPlatform()()
 	return imageTransfer("clEnqueueWriteImage", cq, m, blocking, origin, region, row, slice, src, true, nw, wl, ev)
 }
 
@@ -194,7 +201,7 @@ func imageTransfer(api string, cq C.cl_command_queue, m C.cl_mem, blocking C.cl_
 	if s != C.CL_SUCCESS {
 		return s
 	}
-	if s := waitList(nw, wl); s != C.CL_SUCCESS {
+	if q, s = after(q, nw, wl); s != C.CL_SUCCESS {
 		return s
 	}
 	if host == nil || origin == nil || region == nil {
@@ -218,6 +225,7 @@ func imageTransfer(api string, cq C.cl_command_queue, m C.cl_mem, blocking C.cl_
 //export pgEnqueueCopyImage
 func pgEnqueueCopyImage(cq C.cl_command_queue, src, dst C.cl_mem, srcO, dstO, region *C.size_t, nw C.cl_uint, wl *C.cl_event, ev *C.cl_event) (ret C.cl_int) {
 	defer guardStatus("clEnqueueCopyImage", &ret)
+	defer inPlatform()()
 	q, s1, s := queueAndImage(cq, src)
 	if s != C.CL_SUCCESS {
 		return s
@@ -226,7 +234,7 @@ func pgEnqueueCopyImage(cq C.cl_command_queue, src, dst C.cl_mem, srcO, dstO, re
 	if !ok {
 		return C.CL_INVALID_MEM_OBJECT
 	}
-	if s := waitList(nw, wl); s != C.CL_SUCCESS {
+	if q, s = after(q, nw, wl); s != C.CL_SUCCESS {
 		return s
 	}
 	if srcO == nil || dstO == nil || region == nil {
@@ -239,11 +247,12 @@ func pgEnqueueCopyImage(cq C.cl_command_queue, src, dst C.cl_mem, srcO, dstO, re
 //export pgEnqueueFillImage
 func pgEnqueueFillImage(cq C.cl_command_queue, m C.cl_mem, color unsafe.Pointer, origin, region *C.size_t, nw C.cl_uint, wl *C.cl_event, ev *C.cl_event) (ret C.cl_int) {
 	defer guardStatus("clEnqueueFillImage", &ret)
+	defer inPlatform()()
 	q, o, s := queueAndImage(cq, m)
 	if s != C.CL_SUCCESS {
 		return s
 	}
-	if s := waitList(nw, wl); s != C.CL_SUCCESS {
+	if q, s = after(q, nw, wl); s != C.CL_SUCCESS {
 		return s
 	}
 	if color == nil || origin == nil || region == nil {
@@ -256,12 +265,14 @@ func pgEnqueueFillImage(cq C.cl_command_queue, m C.cl_mem, color unsafe.Pointer,
 //export pgEnqueueCopyImageToBuffer
 func pgEnqueueCopyImageToBuffer(cq C.cl_command_queue, src, dst C.cl_mem, origin, region *C.size_t, off C.size_t, nw C.cl_uint, wl *C.cl_event, ev *C.cl_event) (ret C.cl_int) {
 	defer guardStatus("clEnqueueCopyImageToBuffer", &ret)
+	defer inPlatform()()
 	return imageBuffer("clEnqueueCopyImageToBuffer", cq, src, dst, origin, region, off, false, nw, wl, ev)
 }
 
 //export pgEnqueueCopyBufferToImage
 func pgEnqueueCopyBufferToImage(cq C.cl_command_queue, src, dst C.cl_mem, off C.size_t, origin, region *C.size_t, nw C.cl_uint, wl *C.cl_event, ev *C.cl_event) (ret C.cl_int) {
 	defer guardStatus("clEnqueueCopyBufferToImage", &ret)
+	defer inPlatform()()
 	return imageBuffer("clEnqueueCopyBufferToImage", cq, dst, src, origin, region, off, true, nw, wl, ev)
 }
 
@@ -274,7 +285,7 @@ func imageBuffer(api string, cq C.cl_command_queue, im, bm C.cl_mem, origin, reg
 	if !ok {
 		return C.CL_INVALID_MEM_OBJECT
 	}
-	if s := waitList(nw, wl); s != C.CL_SUCCESS {
+	if q, s = after(q, nw, wl); s != C.CL_SUCCESS {
 		return s
 	}
 	if origin == nil || region == nil {
@@ -287,9 +298,10 @@ func imageBuffer(api string, cq C.cl_command_queue, im, bm C.cl_mem, origin, reg
 //export pgEnqueueMapImage
 func pgEnqueueMapImage(cq C.cl_command_queue, m C.cl_mem, blocking C.cl_bool, flags C.cl_map_flags, origin, region *C.size_t, rowPitch, slicePitch *C.size_t, nw C.cl_uint, wl *C.cl_event, ev *C.cl_event, errcode *C.cl_int) (ret unsafe.Pointer) {
 	defer guardObject("clEnqueueMapImage", errcode, &ret)
+	defer inPlatform()()
 	q, o, s := queueAndImage(cq, m)
 	if s == C.CL_SUCCESS {
-		s = waitList(nw, wl)
+		q, s = after(q, nw, wl)
 	}
 	t := uint32(0)
 	if o != nil {
@@ -321,6 +333,7 @@ func pgEnqueueMapImage(cq C.cl_command_queue, m C.cl_mem, blocking C.cl_bool, fl
 //export pgCreateSampler
 func pgCreateSampler(c C.cl_context, norm C.cl_bool, addr C.cl_addressing_mode, filter C.cl_filter_mode, errcode *C.cl_int) (ret C.cl_sampler) {
 	defer guardObject("clCreateSampler", errcode, &ret)
+	defer inPlatform()()
 	ctx, ok := lookup[*opencl.Context](unsafe.Pointer(c))
 	if !ok {
 		setErr(errcode, C.CL_INVALID_CONTEXT)
@@ -333,6 +346,7 @@ func pgCreateSampler(c C.cl_context, norm C.cl_bool, addr C.cl_addressing_mode, 
 //export pgCreateSamplerWithProperties
 func pgCreateSamplerWithProperties(c C.cl_context, props *C.cl_sampler_properties, errcode *C.cl_int) (ret C.cl_sampler) {
 	defer guardObject("clCreateSamplerWithProperties", errcode, &ret)
+	defer inPlatform()()
 	ctx, ok := lookup[*opencl.Context](unsafe.Pointer(c))
 	if !ok {
 		setErr(errcode, C.CL_INVALID_CONTEXT)
@@ -359,18 +373,21 @@ func newSampler(api string, s *opencl.Sampler, err error, errcode *C.cl_int) C.c
 //export pgRetainSampler
 func pgRetainSampler(s C.cl_sampler) (ret C.cl_int) {
 	defer guardStatus("clRetainSampler", &ret)
+	defer inPlatform()()
 	return retain[*opencl.Sampler](unsafe.Pointer(s), C.CL_INVALID_SAMPLER)
 }
 
 //export pgReleaseSampler
 func pgReleaseSampler(s C.cl_sampler) (ret C.cl_int) {
 	defer guardStatus("clReleaseSampler", &ret)
+	defer inPlatform()()
 	return release[*opencl.Sampler](unsafe.Pointer(s), C.CL_INVALID_SAMPLER)
 }
 
 //export pgGetSamplerInfo
 func pgGetSamplerInfo(cs C.cl_sampler, param C.cl_sampler_info, size C.size_t, value unsafe.Pointer, sizeRet *C.size_t) (ret C.cl_int) {
 	defer guardStatus("clGetSamplerInfo", &ret)
+	defer inPlatform()()
 	s, ok := lookup[*opencl.Sampler](unsafe.Pointer(cs))
 	if !ok {
 		return C.CL_INVALID_SAMPLER

@@ -14,6 +14,7 @@ import (
 //export pgCreateKernel
 func pgCreateKernel(cp C.cl_program, name *C.char, errcode *C.cl_int) (ret C.cl_kernel) {
 	defer guardObject("clCreateKernel", errcode, &ret)
+	defer inPlatform()()
 	p, ok := lookup[*opencl.Program](unsafe.Pointer(cp))
 	if !ok {
 		setErr(errcode, C.CL_INVALID_PROGRAM)
@@ -35,18 +36,21 @@ func pgCreateKernel(cp C.cl_program, name *C.char, errcode *C.cl_int) (ret C.cl_
 //export pgRetainKernel
 func pgRetainKernel(k C.cl_kernel) (ret C.cl_int) {
 	defer guardStatus("clRetainKernel", &ret)
+	defer inPlatform()()
 	return retain[*opencl.Kernel](unsafe.Pointer(k), C.CL_INVALID_KERNEL)
 }
 
 //export pgReleaseKernel
 func pgReleaseKernel(k C.cl_kernel) (ret C.cl_int) {
 	defer guardStatus("clReleaseKernel", &ret)
+	defer inPlatform()()
 	return release[*opencl.Kernel](unsafe.Pointer(k), C.CL_INVALID_KERNEL)
 }
 
 //export pgSetKernelArg
 func pgSetKernelArg(ck C.cl_kernel, index C.cl_uint, size C.size_t, value unsafe.Pointer) (ret C.cl_int) {
 	defer guardStatus("clSetKernelArg", &ret)
+	defer inPlatform()()
 	k, ok := lookup[*opencl.Kernel](unsafe.Pointer(ck))
 	if !ok {
 		return C.CL_INVALID_KERNEL
@@ -91,6 +95,7 @@ func pgSetKernelArg(ck C.cl_kernel, index C.cl_uint, size C.size_t, value unsafe
 //export pgGetKernelInfo
 func pgGetKernelInfo(ck C.cl_kernel, param C.cl_kernel_info, size C.size_t, value unsafe.Pointer, sizeRet *C.size_t) (ret C.cl_int) {
 	defer guardStatus("clGetKernelInfo", &ret)
+	defer inPlatform()()
 	k, ok := lookup[*opencl.Kernel](unsafe.Pointer(ck))
 	if !ok {
 		return C.CL_INVALID_KERNEL
@@ -118,6 +123,7 @@ func pgGetKernelInfo(ck C.cl_kernel, param C.cl_kernel_info, size C.size_t, valu
 //export pgGetKernelWorkGroupInfo
 func pgGetKernelWorkGroupInfo(ck C.cl_kernel, d C.cl_device_id, param C.cl_kernel_work_group_info, size C.size_t, value unsafe.Pointer, sizeRet *C.size_t) (ret C.cl_int) {
 	defer guardStatus("clGetKernelWorkGroupInfo", &ret)
+	defer inPlatform()()
 	k, ok := lookup[*opencl.Kernel](unsafe.Pointer(ck))
 	if !ok {
 		return C.CL_INVALID_KERNEL
@@ -159,6 +165,7 @@ func pgGetKernelWorkGroupInfo(ck C.cl_kernel, d C.cl_device_id, param C.cl_kerne
 //export pgGetKernelArgInfo
 func pgGetKernelArgInfo(ck C.cl_kernel, index C.cl_uint, param C.cl_kernel_arg_info, size C.size_t, value unsafe.Pointer, sizeRet *C.size_t) (ret C.cl_int) {
 	defer guardStatus("clGetKernelArgInfo", &ret)
+	defer inPlatform()()
 	k, ok := lookup[*opencl.Kernel](unsafe.Pointer(ck))
 	if !ok {
 		return C.CL_INVALID_KERNEL
@@ -188,6 +195,7 @@ func pgGetKernelArgInfo(ck C.cl_kernel, index C.cl_uint, param C.cl_kernel_arg_i
 //export pgCreateKernelsInProgram
 func pgCreateKernelsInProgram(cp C.cl_program, n C.cl_uint, out *C.cl_kernel, nRet *C.cl_uint) (ret C.cl_int) {
 	defer guardStatus("clCreateKernelsInProgram", &ret)
+	defer inPlatform()()
 	p, ok := lookup[*opencl.Program](unsafe.Pointer(cp))
 	if !ok {
 		return C.CL_INVALID_PROGRAM
@@ -217,6 +225,7 @@ func pgCreateKernelsInProgram(cp C.cl_program, n C.cl_uint, out *C.cl_kernel, nR
 //export pgCloneKernel
 func pgCloneKernel(ck C.cl_kernel, errcode *C.cl_int) (ret C.cl_kernel) {
 	defer guardObject("clCloneKernel", errcode, &ret)
+	defer inPlatform()()
 	k, ok := lookup[*opencl.Kernel](unsafe.Pointer(ck))
 	if !ok {
 		setErr(errcode, C.CL_INVALID_KERNEL)
@@ -229,6 +238,7 @@ func pgCloneKernel(ck C.cl_kernel, errcode *C.cl_int) (ret C.cl_kernel) {
 //export pgEnqueueNDRangeKernel
 func pgEnqueueNDRangeKernel(cq C.cl_command_queue, ck C.cl_kernel, dims C.cl_uint, offset, global, local *C.size_t, nw C.cl_uint, wl *C.cl_event, ev *C.cl_event) (ret C.cl_int) {
 	defer guardStatus("clEnqueueNDRangeKernel", &ret)
+	defer inPlatform()()
 	q, s := queueAfter(cq, nw, wl)
 	if s != C.CL_SUCCESS {
 		return s
@@ -264,6 +274,7 @@ func pgEnqueueNDRangeKernel(cq C.cl_command_queue, ck C.cl_kernel, dims C.cl_uin
 //export pgEnqueueTask
 func pgEnqueueTask(cq C.cl_command_queue, ck C.cl_kernel, nw C.cl_uint, wl *C.cl_event, ev *C.cl_event) (ret C.cl_int) {
 	defer guardStatus("clEnqueueTask", &ret)
+	defer inPlatform()()
 	one := C.size_t(1)
 	return pgEnqueueNDRangeKernel(cq, ck, 1, nil, &one, &one, nw, wl, ev)
 }

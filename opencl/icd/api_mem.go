@@ -42,6 +42,7 @@ func lookupBuffer(m C.cl_mem) (*memObject, bool) {
 //export pgCreateBuffer
 func pgCreateBuffer(c C.cl_context, flags C.cl_mem_flags, size C.size_t, host unsafe.Pointer, errcode *C.cl_int) (ret C.cl_mem) {
 	defer guardObject("clCreateBuffer", errcode, &ret)
+	defer inPlatform()()
 	ctx, ok := lookup[*opencl.Context](unsafe.Pointer(c))
 	if !ok {
 		setErr(errcode, C.CL_INVALID_CONTEXT)
@@ -63,6 +64,7 @@ func pgCreateBuffer(c C.cl_context, flags C.cl_mem_flags, size C.size_t, host un
 //export pgCreateSubBuffer
 func pgCreateSubBuffer(m C.cl_mem, flags C.cl_mem_flags, kind C.cl_buffer_create_type, info unsafe.Pointer, errcode *C.cl_int) (ret C.cl_mem) {
 	defer guardObject("clCreateSubBuffer", errcode, &ret)
+	defer inPlatform()()
 	o, ok := lookupBuffer(m)
 	if !ok {
 		setErr(errcode, C.CL_INVALID_MEM_OBJECT)
@@ -87,12 +89,14 @@ func pgCreateSubBuffer(m C.cl_mem, flags C.cl_mem_flags, kind C.cl_buffer_create
 //export pgRetainMemObject
 func pgRetainMemObject(m C.cl_mem) (ret C.cl_int) {
 	defer guardStatus("clRetainMemObject", &ret)
+	defer inPlatform()()
 	return retain[*memObject](unsafe.Pointer(m), C.CL_INVALID_MEM_OBJECT)
 }
 
 //export pgReleaseMemObject
 func pgReleaseMemObject(m C.cl_mem) (ret C.cl_int) {
 	defer guardStatus("clReleaseMemObject", &ret)
+	defer inPlatform()()
 	p := unsafe.Pointer(m)
 	o, ok := lookup[*memObject](p)
 	if !ok {
@@ -120,6 +124,7 @@ func pgReleaseMemObject(m C.cl_mem) (ret C.cl_int) {
 //export pgSetMemObjectDestructorCallback
 func pgSetMemObjectDestructorCallback(m C.cl_mem, fn, user unsafe.Pointer) (ret C.cl_int) {
 	defer guardStatus("clSetMemObjectDestructorCallback", &ret)
+	defer inPlatform()()
 	o, ok := lookup[*memObject](unsafe.Pointer(m))
 	if !ok {
 		return C.CL_INVALID_MEM_OBJECT
@@ -136,6 +141,7 @@ func pgSetMemObjectDestructorCallback(m C.cl_mem, fn, user unsafe.Pointer) (ret 
 //export pgGetMemObjectInfo
 func pgGetMemObjectInfo(m C.cl_mem, param C.cl_mem_info, size C.size_t, value unsafe.Pointer, sizeRet *C.size_t) (ret C.cl_int) {
 	defer guardStatus("clGetMemObjectInfo", &ret)
+	defer inPlatform()()
 	o, ok := lookup[*memObject](unsafe.Pointer(m))
 	if !ok {
 		return C.CL_INVALID_MEM_OBJECT
@@ -207,11 +213,12 @@ func finish(api string, e *opencl.Event, err error, blocking C.cl_bool, ev *C.cl
 //export pgEnqueueReadBuffer
 func pgEnqueueReadBuffer(cq C.cl_command_queue, m C.cl_mem, blocking C.cl_bool, off, size C.size_t, dst unsafe.Pointer, nw C.cl_uint, wl *C.cl_event, ev *C.cl_event) (ret C.cl_int) {
 	defer guardStatus("clEnqueueReadBuffer", &ret)
+	defer inPlatform()()
 	q, b, s := queueAndBuffer(cq, m)
 	if s != C.CL_SUCCESS {
 		return s
 	}
-	if s := waitList(nw, wl); s != C.CL_SUCCESS {
+	if q, s = after(q, nw, wl); s != C.CL_SUCCESS {
 		return s
 	}
 	if dst == nil {
@@ -224,11 +231,12 @@ func pgEnqueueReadBuffer(cq C.cl_command_queue, m C.cl_mem, blocking C.cl_bool, 
 //export pgEnqueueWriteBuffer
 func pgEnqueueWriteBuffer(cq C.cl_command_queue, m C.cl_mem, blocking C.cl_bool, off, size C.size_t, src unsafe.Pointer, nw C.cl_uint, wl *C.cl_event, ev *C.cl_event) (ret C.cl_int) {
 	defer guardStatus("clEnqueueWriteBuffer", &ret)
+	defer inPlatform()()
 	q, b, s := queueAndBuffer(cq, m)
 	if s != C.CL_SUCCESS {
 		return s
 	}
-	if s := waitList(nw, wl); s != C.CL_SUCCESS {
+	if q, s = after(q, nw, wl); s != C.CL_SUCCESS {
 		return s
 	}
 	if src == nil {
@@ -241,6 +249,7 @@ func pgEnqueueWriteBuffer(cq C.cl_command_queue, m C.cl_mem, blocking C.cl_bool,
 //export pgEnqueueCopyBuffer
 func pgEnqueueCopyBuffer(cq C.cl_command_queue, src, dst C.cl_mem, srcOff, dstOff, size C.size_t, nw C.cl_uint, wl *C.cl_event, ev *C.cl_event) (ret C.cl_int) {
 	defer guardStatus("clEnqueueCopyBuffer", &ret)
+	defer inPlatform()()
 	q, sb, s := queueAndBuffer(cq, src)
 	if s != C.CL_SUCCESS {
 		return s
@@ -249,7 +258,7 @@ func pgEnqueueCopyBuffer(cq C.cl_command_queue, src, dst C.cl_mem, srcOff, dstOf
 	if !ok {
 		return C.CL_INVALID_MEM_OBJECT
 	}
-	if s := waitList(nw, wl); s != C.CL_SUCCESS {
+	if q, s = after(q, nw, wl); s != C.CL_SUCCESS {
 		return s
 	}
 	e, err := q.Copy(sb, db.buf, int(srcOff), int(dstOff), int(size))
@@ -259,11 +268,12 @@ func pgEnqueueCopyBuffer(cq C.cl_command_queue, src, dst C.cl_mem, srcOff, dstOf
 //export pgEnqueueFillBuffer
 func pgEnqueueFillBuffer(cq C.cl_command_queue, m C.cl_mem, pattern unsafe.Pointer, psize, off, size C.size_t, nw C.cl_uint, wl *C.cl_event, ev *C.cl_event) (ret C.cl_int) {
 	defer guardStatus("clEnqueueFillBuffer", &ret)
+	defer inPlatform()()
 	q, b, s := queueAndBuffer(cq, m)
 	if s != C.CL_SUCCESS {
 		return s
 	}
-	if s := waitList(nw, wl); s != C.CL_SUCCESS {
+	if q, s = after(q, nw, wl); s != C.CL_SUCCESS {
 		return s
 	}
 	if pattern == nil {
@@ -285,12 +295,14 @@ func triple(p *C.size_t, def [3]int) [3]int {
 //export pgEnqueueReadBufferRect
 func pgEnqueueReadBufferRect(cq C.cl_command_queue, m C.cl_mem, blocking C.cl_bool, bo, ho, region *C.size_t, brow, bslice, hrow, hslice C.size_t, dst unsafe.Pointer, nw C.cl_uint, wl *C.cl_event, ev *C.cl_event) (ret C.cl_int) {
 	defer guardStatus("clEnqueueReadBufferRect", &ret)
+	defer inPlatform()()
 	return bufferRect("clEnqueueReadBufferRect", cq, m, blocking, bo, ho, region, brow, bslice, hrow, hslice, dst, false, nw, wl, ev)
 }
 
 //export pgEnqueueWriteBufferRect
 func pgEnqueueWriteBufferRect(cq C.cl_command_queue, m C.cl_mem, blocking C.cl_bool, bo, ho, region *C.size_t, brow, bslice, hrow, hslice C.size_t, src unsafe.Pointer, nw C.cl_uint, wl *C.cl_event, ev *C.cl_event) (ret C.cl_int) {
 	defer guardStatus("clEnqueueWriteBufferRect", &ret)
+	defer inPlatform()()
 	return bufferRect("clEnqueueWriteBufferRect", cq, m, blocking, bo, ho, region, brow, bslice, hrow, hslice, src, true, nw, wl, ev)
 }
 
@@ -299,7 +311,7 @@ func bufferRect(api string, cq C.cl_command_queue, m C.cl_mem, blocking C.cl_boo
 	if s != C.CL_SUCCESS {
 		return s
 	}
-	if s := waitList(nw, wl); s != C.CL_SUCCESS {
+	if q, s = after(q, nw, wl); s != C.CL_SUCCESS {
 		return s
 	}
 	if host == nil || bo == nil || ho == nil || region == nil {
@@ -325,6 +337,7 @@ func bufferRect(api string, cq C.cl_command_queue, m C.cl_mem, blocking C.cl_boo
 //export pgEnqueueCopyBufferRect
 func pgEnqueueCopyBufferRect(cq C.cl_command_queue, src, dst C.cl_mem, srcO, dstO, region *C.size_t, srow, sslice, drow, dslice C.size_t, nw C.cl_uint, wl *C.cl_event, ev *C.cl_event) (ret C.cl_int) {
 	defer guardStatus("clEnqueueCopyBufferRect", &ret)
+	defer inPlatform()()
 	q, sb, s := queueAndBuffer(cq, src)
 	if s != C.CL_SUCCESS {
 		return s
@@ -333,7 +346,7 @@ func pgEnqueueCopyBufferRect(cq C.cl_command_queue, src, dst C.cl_mem, srcO, dst
 	if !ok {
 		return C.CL_INVALID_MEM_OBJECT
 	}
-	if s := waitList(nw, wl); s != C.CL_SUCCESS {
+	if q, s = after(q, nw, wl); s != C.CL_SUCCESS {
 		return s
 	}
 	if srcO == nil || dstO == nil || region == nil {
@@ -348,6 +361,7 @@ func pgEnqueueCopyBufferRect(cq C.cl_command_queue, src, dst C.cl_mem, srcO, dst
 //export pgEnqueueMigrateMemObjects
 func pgEnqueueMigrateMemObjects(cq C.cl_command_queue, n C.cl_uint, list *C.cl_mem, flags C.cl_mem_migration_flags, nw C.cl_uint, wl *C.cl_event, ev *C.cl_event) (ret C.cl_int) {
 	defer guardStatus("clEnqueueMigrateMemObjects", &ret)
+	defer inPlatform()()
 	q, ok := lookup[*opencl.Queue](unsafe.Pointer(cq))
 	if !ok {
 		return C.CL_INVALID_COMMAND_QUEUE
@@ -355,7 +369,8 @@ func pgEnqueueMigrateMemObjects(cq C.cl_command_queue, n C.cl_uint, list *C.cl_m
 	if n == 0 || list == nil {
 		return C.CL_INVALID_VALUE
 	}
-	if s := waitList(nw, wl); s != C.CL_SUCCESS {
+	var s C.cl_int
+	if q, s = after(q, nw, wl); s != C.CL_SUCCESS {
 		return s
 	}
 	var bufs []*opencl.Buffer
@@ -377,9 +392,10 @@ func pgEnqueueMigrateMemObjects(cq C.cl_command_queue, n C.cl_uint, list *C.cl_m
 //export pgEnqueueMapBuffer
 func pgEnqueueMapBuffer(cq C.cl_command_queue, m C.cl_mem, blocking C.cl_bool, flags C.cl_map_flags, off, size C.size_t, nw C.cl_uint, wl *C.cl_event, ev *C.cl_event, errcode *C.cl_int) (ret unsafe.Pointer) {
 	defer guardObject("clEnqueueMapBuffer", errcode, &ret)
+	defer inPlatform()()
 	q, b, s := queueAndBuffer(cq, m)
 	if s == C.CL_SUCCESS {
-		s = waitList(nw, wl)
+		q, s = after(q, nw, wl)
 	}
 	if s != C.CL_SUCCESS {
 		setErr(errcode, s)
@@ -417,6 +433,7 @@ func (o *memObject) mapped(api string, mp *opencl.Mapping, e *opencl.Event, err 
 //export pgEnqueueUnmapMemObject
 func pgEnqueueUnmapMemObject(cq C.cl_command_queue, m C.cl_mem, p unsafe.Pointer, nw C.cl_uint, wl *C.cl_event, ev *C.cl_event) (ret C.cl_int) {
 	defer guardStatus("clEnqueueUnmapMemObject", &ret)
+	defer inPlatform()()
 	q, ok := lookup[*opencl.Queue](unsafe.Pointer(cq))
 	if !ok {
 		return C.CL_INVALID_COMMAND_QUEUE
@@ -425,7 +442,8 @@ func pgEnqueueUnmapMemObject(cq C.cl_command_queue, m C.cl_mem, p unsafe.Pointer
 	if !ok {
 		return C.CL_INVALID_MEM_OBJECT
 	}
-	if s := waitList(nw, wl); s != C.CL_SUCCESS {
+	var s C.cl_int
+	if q, s = after(q, nw, wl); s != C.CL_SUCCESS {
 		return s
 	}
 	if q.Ctx != o.ctx() {

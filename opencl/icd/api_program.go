@@ -22,6 +22,7 @@ import (
 //export pgCreateProgramWithSource
 func pgCreateProgramWithSource(c C.cl_context, count C.cl_uint, strs **C.char, lengths *C.size_t, errcode *C.cl_int) (ret C.cl_program) {
 	defer guardObject("clCreateProgramWithSource", errcode, &ret)
+	defer inPlatform()()
 	ctx, ok := lookup[*opencl.Context](unsafe.Pointer(c))
 	if !ok {
 		setErr(errcode, C.CL_INVALID_CONTEXT)
@@ -64,6 +65,7 @@ func newProgram(ctx *opencl.Context, api string, p *opencl.Program, err error, e
 //export pgCreateProgramWithIL
 func pgCreateProgramWithIL(c C.cl_context, il unsafe.Pointer, length C.size_t, errcode *C.cl_int) (ret C.cl_program) {
 	defer guardObject("clCreateProgramWithIL", errcode, &ret)
+	defer inPlatform()()
 	ctx, ok := lookup[*opencl.Context](unsafe.Pointer(c))
 	if !ok {
 		setErr(errcode, C.CL_INVALID_CONTEXT)
@@ -80,6 +82,7 @@ func pgCreateProgramWithIL(c C.cl_context, il unsafe.Pointer, length C.size_t, e
 //export pgCreateProgramWithBinary
 func pgCreateProgramWithBinary(c C.cl_context, n C.cl_uint, devs *C.cl_device_id, lengths *C.size_t, bins **C.uchar, binStatus *C.cl_int, errcode *C.cl_int) (ret C.cl_program) {
 	defer guardObject("clCreateProgramWithBinary", errcode, &ret)
+	defer inPlatform()()
 	ctx, ok := lookup[*opencl.Context](unsafe.Pointer(c))
 	if !ok {
 		setErr(errcode, C.CL_INVALID_CONTEXT)
@@ -118,6 +121,7 @@ func pgCreateProgramWithBinary(c C.cl_context, n C.cl_uint, devs *C.cl_device_id
 //export pgCreateProgramWithBuiltInKernels
 func pgCreateProgramWithBuiltInKernels(c C.cl_context, n C.cl_uint, devs *C.cl_device_id, names *C.char, errcode *C.cl_int) (ret C.cl_program) {
 	defer guardObject("clCreateProgramWithBuiltInKernels", errcode, &ret)
+	defer inPlatform()()
 	ctx, ok := lookup[*opencl.Context](unsafe.Pointer(c))
 	if !ok {
 		setErr(errcode, C.CL_INVALID_CONTEXT)
@@ -159,6 +163,7 @@ func notifyProgram(fn, user unsafe.Pointer, cp C.cl_program) {
 //export pgBuildProgram
 func pgBuildProgram(cp C.cl_program, n C.cl_uint, devs *C.cl_device_id, options *C.char, notify, user unsafe.Pointer) (ret C.cl_int) {
 	defer guardStatus("clBuildProgram", &ret)
+	defer inPlatform()()
 	p, ok := lookup[*opencl.Program](unsafe.Pointer(cp))
 	if !ok {
 		return C.CL_INVALID_PROGRAM
@@ -178,6 +183,7 @@ func pgBuildProgram(cp C.cl_program, n C.cl_uint, devs *C.cl_device_id, options 
 //export pgCompileProgram
 func pgCompileProgram(cp C.cl_program, n C.cl_uint, devs *C.cl_device_id, options *C.char, nh C.cl_uint, headers *C.cl_program, names **C.char, notify, user unsafe.Pointer) (ret C.cl_int) {
 	defer guardStatus("clCompileProgram", &ret)
+	defer inPlatform()()
 	p, ok := lookup[*opencl.Program](unsafe.Pointer(cp))
 	if !ok {
 		return C.CL_INVALID_PROGRAM
@@ -208,6 +214,7 @@ func pgCompileProgram(cp C.cl_program, n C.cl_uint, devs *C.cl_device_id, option
 //export pgLinkProgram
 func pgLinkProgram(c C.cl_context, n C.cl_uint, devs *C.cl_device_id, options *C.char, np C.cl_uint, progs *C.cl_program, notify, user unsafe.Pointer, errcode *C.cl_int) (ret C.cl_program) {
 	defer guardObject("clLinkProgram", errcode, &ret)
+	defer inPlatform()()
 	ctx, ok := lookup[*opencl.Context](unsafe.Pointer(c))
 	if !ok {
 		setErr(errcode, C.CL_INVALID_CONTEXT)
@@ -259,6 +266,7 @@ func pgUnloadCompiler() C.cl_int { return C.CL_SUCCESS }
 //export pgGetProgramBuildInfo
 func pgGetProgramBuildInfo(cp C.cl_program, d C.cl_device_id, param C.cl_program_build_info, size C.size_t, value unsafe.Pointer, sizeRet *C.size_t) (ret C.cl_int) {
 	defer guardStatus("clGetProgramBuildInfo", &ret)
+	defer inPlatform()()
 	p, ok := lookup[*opencl.Program](unsafe.Pointer(cp))
 	if !ok {
 		return C.CL_INVALID_PROGRAM
@@ -296,6 +304,7 @@ func programHas(p *opencl.Program, d *opencl.Device) bool {
 //export pgGetProgramInfo
 func pgGetProgramInfo(cp C.cl_program, param C.cl_program_info, size C.size_t, value unsafe.Pointer, sizeRet *C.size_t) (ret C.cl_int) {
 	defer guardStatus("clGetProgramInfo", &ret)
+	defer inPlatform()()
 	p, ok := lookup[*opencl.Program](unsafe.Pointer(cp))
 	if !ok {
 		return C.CL_INVALID_PROGRAM
@@ -362,11 +371,13 @@ func programBinaries(p *opencl.Program, size C.size_t, value unsafe.Pointer, siz
 //export pgRetainProgram
 func pgRetainProgram(p C.cl_program) (ret C.cl_int) {
 	defer guardStatus("clRetainProgram", &ret)
+	defer inPlatform()()
 	return retain[*opencl.Program](unsafe.Pointer(p), C.CL_INVALID_PROGRAM)
 }
 
 //export pgReleaseProgram
 func pgReleaseProgram(p C.cl_program) (ret C.cl_int) {
 	defer guardStatus("clReleaseProgram", &ret)
+	defer inPlatform()()
 	return release[*opencl.Program](unsafe.Pointer(p), C.CL_INVALID_PROGRAM)
 }

@@ -14,6 +14,7 @@ import (
 //export pgCreateCommandQueue
 func pgCreateCommandQueue(c C.cl_context, d C.cl_device_id, props C.cl_command_queue_properties, errcode *C.cl_int) (ret C.cl_command_queue) {
 	defer guardObject("clCreateCommandQueue", errcode, &ret)
+	defer inPlatform()()
 	ctx, ok := lookup[*opencl.Context](unsafe.Pointer(c))
 	if !ok {
 		setErr(errcode, C.CL_INVALID_CONTEXT)
@@ -37,6 +38,7 @@ func pgCreateCommandQueue(c C.cl_context, d C.cl_device_id, props C.cl_command_q
 //export pgCreateCommandQueueWithProperties
 func pgCreateCommandQueueWithProperties(c C.cl_context, d C.cl_device_id, props *C.cl_queue_properties, errcode *C.cl_int) (ret C.cl_command_queue) {
 	defer guardObject("clCreateCommandQueueWithProperties", errcode, &ret)
+	defer inPlatform()()
 	var bits C.cl_command_queue_properties
 	for p := unsafe.Pointer(props); p != nil; p = unsafe.Add(p, 16) {
 		key := *(*C.cl_queue_properties)(p)
@@ -56,18 +58,21 @@ func pgCreateCommandQueueWithProperties(c C.cl_context, d C.cl_device_id, props 
 //export pgRetainCommandQueue
 func pgRetainCommandQueue(q C.cl_command_queue) (ret C.cl_int) {
 	defer guardStatus("clRetainCommandQueue", &ret)
+	defer inPlatform()()
 	return retain[*opencl.Queue](unsafe.Pointer(q), C.CL_INVALID_COMMAND_QUEUE)
 }
 
 //export pgReleaseCommandQueue
 func pgReleaseCommandQueue(q C.cl_command_queue) (ret C.cl_int) {
 	defer guardStatus("clReleaseCommandQueue", &ret)
+	defer inPlatform()()
 	return release[*opencl.Queue](unsafe.Pointer(q), C.CL_INVALID_COMMAND_QUEUE)
 }
 
 //export pgGetCommandQueueInfo
 func pgGetCommandQueueInfo(cq C.cl_command_queue, param C.cl_command_queue_info, size C.size_t, value unsafe.Pointer, sizeRet *C.size_t) (ret C.cl_int) {
 	defer guardStatus("clGetCommandQueueInfo", &ret)
+	defer inPlatform()()
 	q, ok := lookup[*opencl.Queue](unsafe.Pointer(cq))
 	if !ok {
 		return C.CL_INVALID_COMMAND_QUEUE
@@ -101,6 +106,7 @@ func pgGetCommandQueueInfo(cq C.cl_command_queue, param C.cl_command_queue_info,
 //export pgFlush
 func pgFlush(q C.cl_command_queue) (ret C.cl_int) {
 	defer guardStatus("clFlush", &ret)
+	defer inPlatform()()
 	if _, ok := lookup[*opencl.Queue](unsafe.Pointer(q)); !ok {
 		return C.CL_INVALID_COMMAND_QUEUE
 	}
@@ -113,6 +119,7 @@ func pgFlush(q C.cl_command_queue) (ret C.cl_int) {
 //export pgFinish
 func pgFinish(cq C.cl_command_queue) (ret C.cl_int) {
 	defer guardStatus("clFinish", &ret)
+	defer inPlatform()()
 	q, ok := lookup[*opencl.Queue](unsafe.Pointer(cq))
 	if !ok {
 		return C.CL_INVALID_COMMAND_QUEUE
@@ -127,6 +134,7 @@ func pgFinish(cq C.cl_command_queue) (ret C.cl_int) {
 //export pgSetCommandQueueProperty
 func pgSetCommandQueueProperty(cq C.cl_command_queue, props C.cl_command_queue_properties, enable C.cl_bool, old *C.cl_command_queue_properties) (ret C.cl_int) {
 	defer guardStatus("clSetCommandQueueProperty", &ret)
+	defer inPlatform()()
 	q, ok := lookup[*opencl.Queue](unsafe.Pointer(cq))
 	if !ok {
 		return C.CL_INVALID_COMMAND_QUEUE
@@ -143,18 +151,21 @@ func pgSetCommandQueueProperty(cq C.cl_command_queue, props C.cl_command_queue_p
 //export pgEnqueueMarkerWithWaitList
 func pgEnqueueMarkerWithWaitList(cq C.cl_command_queue, nw C.cl_uint, wl *C.cl_event, ev *C.cl_event) (ret C.cl_int) {
 	defer guardStatus("clEnqueueMarkerWithWaitList", &ret)
+	defer inPlatform()()
 	return enqueueSync(cq, nw, wl, ev, "clEnqueueMarkerWithWaitList", (*opencl.Queue).Marker)
 }
 
 //export pgEnqueueBarrierWithWaitList
 func pgEnqueueBarrierWithWaitList(cq C.cl_command_queue, nw C.cl_uint, wl *C.cl_event, ev *C.cl_event) (ret C.cl_int) {
 	defer guardStatus("clEnqueueBarrierWithWaitList", &ret)
+	defer inPlatform()()
 	return enqueueSync(cq, nw, wl, ev, "clEnqueueBarrierWithWaitList", (*opencl.Queue).Barrier)
 }
 
 //export pgEnqueueMarker
 func pgEnqueueMarker(cq C.cl_command_queue, ev *C.cl_event) (ret C.cl_int) {
 	defer guardStatus("clEnqueueMarker", &ret)
+	defer inPlatform()()
 	if ev == nil {
 		return C.CL_INVALID_VALUE
 	}
@@ -164,12 +175,14 @@ func pgEnqueueMarker(cq C.cl_command_queue, ev *C.cl_event) (ret C.cl_int) {
 //export pgEnqueueBarrier
 func pgEnqueueBarrier(cq C.cl_command_queue) (ret C.cl_int) {
 	defer guardStatus("clEnqueueBarrier", &ret)
+	defer inPlatform()()
 	return enqueueSync(cq, 0, nil, nil, "clEnqueueBarrier", (*opencl.Queue).Barrier)
 }
 
 //export pgEnqueueWaitForEvents
 func pgEnqueueWaitForEvents(cq C.cl_command_queue, n C.cl_uint, list *C.cl_event) (ret C.cl_int) {
 	defer guardStatus("clEnqueueWaitForEvents", &ret)
+	defer inPlatform()()
 	if n == 0 || list == nil {
 		if _, ok := lookup[*opencl.Queue](unsafe.Pointer(cq)); !ok {
 			return C.CL_INVALID_COMMAND_QUEUE

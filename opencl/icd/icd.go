@@ -135,3 +135,15 @@ func observe(p *opencl.Platform) error {
 	}
 	return nil
 }
+
+// inPlatform stops the program's virtual clock, if it has one, until the
+// function it returns is called: the host time an API call takes inside
+// pocketgpu is the simulator's, not the program's.
+func inPlatform() func() {
+	if platform == nil || platform.Clock == nil {
+		return func() {}
+	}
+	c := platform.Clock
+	c.Enter()
+	return c.Leave
+}

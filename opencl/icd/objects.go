@@ -219,6 +219,20 @@ func queueAfter(cq C.cl_command_queue, n C.cl_uint, list *C.cl_event) (*opencl.Q
 	return v, C.CL_SUCCESS
 }
 
+// after is q as a command with the wait list (nw, wl) sees it: the
+// command waits for those events.
+func after(q *opencl.Queue, n C.cl_uint, list *C.cl_event) (*opencl.Queue, C.cl_int) {
+	evs, s := waitEvents(n, list)
+	if s != C.CL_SUCCESS {
+		return nil, s
+	}
+	v, err := q.After(evs)
+	if err != nil {
+		return nil, ctxStatus(q.Ctx, "event wait list", err)
+	}
+	return v, C.CL_SUCCESS
+}
+
 // bytesAt views n bytes of the program's memory.
 func bytesAt(p unsafe.Pointer, n C.size_t) []byte {
 	if p == nil || n == 0 {
