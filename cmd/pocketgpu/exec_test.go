@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 
@@ -178,4 +179,25 @@ func kernelNS(cmds []opencl.CommandRecord) float64 {
 		}
 	}
 	return ns
+}
+
+// The README's pyopencl example runs unchanged on the simulated GPU.
+func TestExecPyOpenCL(t *testing.T) {
+	dir := icdForTest(t)
+	python := "/usr/bin/python3"
+	if err := exec.Command(python, "-c", "import pyopencl, numpy").Run(); err != nil {
+		t.Skip("skipping: no pyopencl for /usr/bin/python3 (Debian package python3-pyopencl)")
+	}
+	code, out, errOut := runCLI(t, "exec", "--icd", dir, "--gpu", "adreno-640", "--", python, "../../examples/saxpy.py")
+	if code != 0 {
+		t.Fatalf("exit %d:\n%s%s", code, out, errOut)
+	}
+	for _, want := range []string{"platform: pocketgpu\n", "device: QUALCOMM Adreno(TM) 640\n", "correct: True\n", "kernel: "} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(errOut, "Warning") || strings.Contains(errOut, "pocketgpu:") {
+		t.Errorf("stderr:\n%s", errOut)
+	}
 }
