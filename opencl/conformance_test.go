@@ -44,7 +44,7 @@ func TestProgKernelEventCtxHostPrograms(t *testing.T) {
 }
 
 // compileHost builds a C or C++ host program of testdata/host, or skips.
-func compileHost(t *testing.T, name string) string {
+func compileHost(t testing.TB, name string) string {
 	t.Helper()
 	cc := "gcc"
 	if strings.HasSuffix(name, ".cpp") {

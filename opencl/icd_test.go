@@ -15,7 +15,7 @@ const clICDHeader = "/usr/include/CL/cl_icd.h"
 // buildICD builds the ICD library (opencl/icd) into a temporary vendors
 // directory, or skips when the C toolchain or the OpenCL headers are
 // missing.
-func buildICD(t *testing.T) string {
+func buildICD(t testing.TB) string {
 	t.Helper()
 	if _, err := exec.LookPath("gcc"); err != nil {
 		t.Skip("skipping: gcc not installed (Debian package gcc)")

@@ -201,3 +201,28 @@ func TestExecPyOpenCL(t *testing.T) {
 		t.Errorf("stderr:\n%s", errOut)
 	}
 }
+
+// A program killed mid-run leaves a report of what it ran and nothing
+// that stops the next run.
+func TestExecKilledProgram(t *testing.T) {
+	dir := icdForTest(t)
+	bin := filepath.Join(t.TempDir(), "loop")
+	if out, err := exec.Command("gcc", "-O2", "-I", "../../opencl/testdata/host", "-o", bin, "../../opencl/testdata/host/enqueue_loop.c", "-lOpenCL").CombinedOutput(); err != nil {
+		t.Skipf("skipping: cannot build an OpenCL host program: %v\n%s", err, out)
+	}
+	report := filepath.Join(t.TempDir(), "report.json")
+	script := bin + " 100000000 & sleep 2; kill -9 $!; wait $!; exit 0"
+	code, out, errOut := runCLI(t, "exec", "--icd", dir, "--report", report, "--", "sh", "-c", script)
+	if code != 0 {
+		t.Fatalf("exit %d: %s%s", code, out, errOut)
+	}
+	var rep execReport
+	data, err := os.ReadFile(report)
+	if err != nil || json.Unmarshal(data, &rep) != nil || len(rep.Commands) < 10 {
+		t.Fatalf("report of the killed program: %d commands, %v", len(rep.Commands), err)
+	}
+	code, out, errOut = runCLI(t, "exec", "--icd", dir, "--", bin, "100")
+	if code != 0 || !strings.Contains(out, "a[0] = 100 after 100 launches") {
+		t.Errorf("the run after: exit %d: %s%s", code, out, errOut)
+	}
+}

@@ -23,8 +23,19 @@ import (
 // and never a dereference.
 var registry = struct {
 	sync.Mutex
-	objs map[unsafe.Pointer]*entry
-}{objs: map[unsafe.Pointer]*entry{}}
+	objs    map[unsafe.Pointer]*entry
+	handles map[any]unsafe.Pointer // the handle of each live object
+	// gone holds the most recently released handles, oldest first: their
+	// C structs stay allocated for a while, so a release too many or a
+	// use after release still reaches pocketgpu through the dispatch table
+	// (the loader reads it) and gets an invalid-object error instead of a
+	// crash on freed memory; older ones are freed, so a program that makes
+	// and releases objects forever runs in constant memory.
+	gone []unsafe.Pointer
+}{objs: map[unsafe.Pointer]*entry{}, handles: map[any]unsafe.Pointer{}}
+
+// quarantine is how many released handles stay recognisable.
+const quarantine = 4096
 
 type entry struct {
 	v    any
@@ -37,6 +48,7 @@ func newObject(v any) unsafe.Pointer {
 	*(**C.cl_icd_dispatch)(p) = C.pg_table()
 	registry.Lock()
 	registry.objs[p] = &entry{v: v, refs: 1}
+	registry.handles[v] = p
 	registry.Unlock()
 	return p
 }
@@ -81,14 +93,20 @@ func release[T any](p unsafe.Pointer, invalid C.cl_int) C.cl_int {
 		return invalid
 	}
 	if e.refs--; e.refs == 0 {
-		// The Go object goes; the C struct stays, so a release too many
-		// still reaches pocketgpu through its dispatch table (the loader
-		// reads it) and gets an invalid-object error instead of a crash
-		// on freed memory. It costs one word per released object.
 		if k, ok := e.v.(*opencl.Kernel); ok {
 			k.Program.KernelReleased() // the program may be built again
 		}
+		if registry.handles[e.v] == p {
+			delete(registry.handles, e.v)
+		}
 		e.v = released{}
+		registry.gone = append(registry.gone, p)
+		if len(registry.gone) > quarantine {
+			old := registry.gone[0]
+			registry.gone = registry.gone[1:]
+			delete(registry.objs, old)
+			C.free(old)
+		}
 	}
 	return C.CL_SUCCESS
 }
@@ -110,12 +128,7 @@ func refCount(p unsafe.Pointer) int {
 func handleOf(v any) unsafe.Pointer {
 	registry.Lock()
 	defer registry.Unlock()
-	for p, e := range registry.objs {
-		if e.v == v {
-			return p
-		}
-	}
-	return nil
+	return registry.handles[v]
 }
 
 // deviceOf maps a cl_device_id to the platform's device.
