@@ -60,6 +60,11 @@ func TestDocCommands(t *testing.T) {
 				t.Errorf("%s: %q does not run on a fresh clone; write %s %s", where, c.Text, docCommand, bare)
 				continue
 			}
+			if strings.HasPrefix(c.Text, "gcc ") {
+				// A host program a later exec line runs.
+				runDocGCC(t, where, c.Text)
+				continue
+			}
 			if !strings.HasPrefix(c.Text, docCommand+" ") {
 				tool := envPrefix.ReplaceAllString(c.Text, "") + " "
 				if !slices.ContainsFunc(docOtherCommands, func(p string) bool { return strings.HasPrefix(tool, p+" ") }) {
@@ -177,7 +182,7 @@ func docSkip(words []string) string {
 	if testing.Short() && len(words) > 0 && (words[0] == "demo" || words[0] == "validate") {
 		return "takes 7 s or more (-short)"
 	}
-	if len(words) > 0 && words[0] == "icd" {
+	if len(words) > 0 && (words[0] == "icd" || words[0] == "exec") {
 		if _, err := exec.LookPath("gcc"); err != nil {
 			return "the icd command needs gcc"
 		}
@@ -185,7 +190,22 @@ func docSkip(words []string) string {
 			return "the icd command needs the OpenCL headers (opencl-c-headers)"
 		}
 	}
-	needsCompiler := len(words) > 0 && words[0] == "compile"
+	if len(words) > 0 && words[0] == "exec" {
+		for _, w := range words {
+			if w == "/usr/bin/python3" && exec.Command(w, "-c", "import pyopencl").Run() != nil {
+				return "no pyopencl (python3-pyopencl)"
+			}
+			if strings.HasPrefix(w, "./") {
+				if _, err := os.Stat(w); err != nil {
+					return w + " was not built (no gcc or OpenCL loader)"
+				}
+			}
+		}
+		if _, err := exec.LookPath("clinfo"); err != nil && slices.Contains(words, "clinfo") {
+			return "no clinfo"
+		}
+	}
+	needsCompiler := len(words) > 0 && (words[0] == "compile" || words[0] == "exec")
 	for _, w := range words {
 		if strings.HasSuffix(w, ".cl") || strings.HasSuffix(w, ".comp") || strings.HasSuffix(w, "job.yaml") {
 			needsCompiler = true
@@ -264,5 +284,23 @@ func TestHelpExamplesUseRealFiles(t *testing.T) {
 				t.Errorf("%s --help: example names %s, which a fresh clone lacks", c.Name(), w)
 			}
 		}
+	}
+}
+
+// runDocGCC builds a documented host program, if gcc and the OpenCL
+// loader are here (the exec line that runs it skips otherwise).
+func runDocGCC(t *testing.T, where, text string) {
+	t.Helper()
+	if _, err := exec.LookPath("gcc"); err != nil {
+		t.Logf("%s: skipped %q: no gcc", where, text)
+		return
+	}
+	words, err := doccmd.Split(text)
+	if err != nil {
+		t.Errorf("%s: %v", where, err)
+		return
+	}
+	if out, err := exec.Command(words[0], words[1:]...).CombinedOutput(); err != nil {
+		t.Logf("%s: %q failed (OpenCL loader missing?): %v\n%s", where, text, err, out)
 	}
 }
