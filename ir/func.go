@@ -146,6 +146,17 @@ func (b *builder) nameParams(body []*spirv.Inst) {
 	}
 }
 
+// hasBlocks reports whether a function's instructions hold a block: a
+// declaration (OpFunction, its parameters, OpFunctionEnd) holds none.
+func hasBlocks(body []*spirv.Inst) bool {
+	for _, inst := range body {
+		if inst.Op == spirv.OpLabel {
+			return true
+		}
+	}
+	return false
+}
+
 func (b *builder) functionBody(id uint32) []*spirv.Inst {
 	i := int32(-1)
 	if id < uint32(len(b.m.Defs)) {
@@ -241,7 +252,8 @@ func (f *fn) inline(id uint32, args []*value, cont int32, result *value, call *s
 	g := b.newFunc(f)
 	g.cont, g.result, g.funcID = cont, result, id
 	body := b.functionBody(id)
-	if len(body) == 0 {
+	if !hasBlocks(body) {
+		// A declaration: its parameters and no block.
 		return 0, b.errf(call, "function %s has no body (an import the module does not define)", b.m.Name(id))
 	}
 	// Pre-pass: parameters, labels, phis and result slots.

@@ -255,7 +255,12 @@ type work struct {
 
 // clangArgs are the arguments every OpenCL C compile gives clang-14.
 func clangArgs(in string, includes []string, opt Options, passes ...string) []string {
-	args := []string{"-target", "spir64", "-cl-std=CL1.2"}
+	// -fgnu89-inline: a plain `inline` function is also emitted as a
+	// definition, as OpenCL drivers compile it (Intel's and PoCL's pass
+	// the same flag). C99 makes it an inline definition only, which the
+	// optimizer drops where it declines to inline (a large helper called
+	// from several kernels), leaving calls to a declaration.
+	args := []string{"-target", "spir64", "-cl-std=CL1.2", "-fgnu89-inline"}
 	args = append(args, passes...)
 	if opt.NoFP64 {
 		args = append(args, "-Xclang", "-cl-ext=-cl_khr_fp64")

@@ -91,3 +91,40 @@ func BenchmarkCompileClangOnly(b *testing.B) {
 		}
 	}
 }
+
+// A plain `inline` helper too large to inline into its two callers is
+// still defined in the module (OpenCL drivers compile with GNU inline
+// semantics; C99's would leave the calls to a declaration), with either
+// pipeline: CLBlast's kernels are written so.
+func TestInlineFunctionsDefined(t *testing.T) {
+	needTools(t, openCLTools...)
+	src := []byte(`#define S(i) acc = acc * y[(i) % n] + (float)(i); if (acc > 100.0f) acc = sqrt(acc);
+#define S8(i) S(i) S(i+1) S(i+2) S(i+3) S(i+4) S(i+5) S(i+6) S(i+7)
+inline float body(__global float *y, int n) { float acc = 1.0f; S8(0) S8(8) S8(16) S8(24) S8(32) S8(40) return acc; }
+__kernel void k(__global float *y, int n) { y[get_global_id(0)] = body(y, n); }
+__kernel void k2(__global float *y, int n) { y[get_global_id(0) + 1] = body(y, n + 1); }
+`)
+	for _, opt := range []Options{{}, {Light: true}} {
+		spv, err := CompileSource(src, "k.cl", OpenCLC, opt)
+		if err != nil {
+			t.Fatalf("light=%v: %v", opt.Light, err)
+		}
+		m, err := spirv.Decode(spv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fn, blocks := uint32(0), 0
+		for _, inst := range m.Insts {
+			switch inst.Op {
+			case spirv.OpFunction:
+				fn, blocks = inst.Result, 0
+			case spirv.OpLabel:
+				blocks++
+			case spirv.OpFunctionEnd:
+				if blocks == 0 {
+					t.Errorf("light=%v: function %s is only declared", opt.Light, m.Name(fn))
+				}
+			}
+		}
+	}
+}
