@@ -37,17 +37,32 @@ func (c *Context) Report(msg string) {
 	c.Notify(msg)
 }
 
-// simDevice is one device of a context: the simulator and its clock.
+// simDevice is one device of a context: the simulator, and the device's
+// clock it shares with the device's other contexts.
 type simDevice struct {
-	mu  sync.Mutex // one command at a time, in order
-	dev *device.Device
-	// clockNS is the simulated device time in nanoseconds (the profiling
+	mu    sync.Mutex // one command at a time, in order
+	dev   *device.Device
+	clock *deviceClock
+}
+
+// deviceClock is a device's timer. A command holds mu while it runs (after
+// its context's simDevice.mu), so commands of all the device's contexts
+// follow one another on one timeline.
+type deviceClock struct {
+	mu sync.Mutex
+	// ns is the simulated device time in nanoseconds (the profiling
 	// timer's resolution): every command starts when the one before it
 	// ended, and takes its simulated time, rounded to the nanosecond.
-	clockNS uint64
+	ns uint64
 	// hostBusy is when the device is free on the host program's virtual
 	// clock (VirtualClock), in its ns.
 	hostBusy int64
+}
+
+func (c *deviceClock) now() uint64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.ns
 }
 
 // NewContext makes a context of some of the platform's devices.
@@ -65,7 +80,7 @@ func (p *Platform) NewContext(devs []*Device) (*Context, error) {
 			continue
 		}
 		c.Devices = append(c.Devices, d)
-		c.sims[d] = &simDevice{dev: device.Open(d.GPU)}
+		c.sims[d] = &simDevice{dev: device.Open(d.GPU), clock: &d.clock}
 	}
 	return c, nil
 }

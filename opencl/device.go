@@ -62,6 +62,10 @@ func NewPlatform(gpus []string) (*Platform, error) {
 type Device struct {
 	GPU    *arch.GPU
 	driver driverProfile
+	// clock is the device's timer, which every context of the device
+	// reads and moves: the GPU runs one command at a time whichever
+	// context sent it.
+	clock deviceClock
 }
 
 // driverProfile is what a family's vendor driver says about itself: the

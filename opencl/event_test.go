@@ -146,3 +146,39 @@ func TestEventCrossQueue(t *testing.T) {
 		t.Error("an event of another context was accepted in a wait list")
 	}
 }
+
+// A device has one timer: a second context's commands start where the
+// first context's ended, as profiling times are the device's time counter
+// (CLBlast's program-binary path makes a second context on the device).
+func TestEventDeviceClockSharedByContexts(t *testing.T) {
+	p, err := NewPlatform([]string{"mali-g52"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var last *Event
+	for i := 0; i < 2; i++ {
+		ctx, err := p.NewContext(p.Devices)
+		if err != nil {
+			t.Fatal(err)
+		}
+		q, err := ctx.NewQueue(p.Devices[0], QueueProfiling)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := ctx.NewBuffer(MemReadWrite, 4096, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ev, err := q.Write(b, 0, make([]byte, 4096))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ev.End <= ev.Start {
+			t.Fatalf("context %d: a write of 4 KiB took %d to %d ns", i, ev.Start, ev.End)
+		}
+		if last != nil && ev.Start != last.End {
+			t.Errorf("the second context's write starts at %d ns, the first's ended at %d", ev.Start, last.End)
+		}
+		last = ev
+	}
+}

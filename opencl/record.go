@@ -71,9 +71,7 @@ func CommandName(command uint32) string {
 func (q *Queue) run(command uint32, work func(sim *simDevice, rec *CommandRecord) (float64, error)) (*Event, error) {
 	base := q.base()
 	e := newEvent(q.Ctx, base, command, StatusQueued)
-	q.sim.mu.Lock()
-	e.Queued = q.sim.clockNS
-	q.sim.mu.Unlock()
+	e.Queued = q.sim.clock.now()
 	cmd := &pending{ev: e, waits: q.waits, work: work}
 	c := q.Ctx
 	c.sched.Lock()
@@ -96,22 +94,25 @@ func (q *Queue) execute(cmd *pending) {
 	e.advance(StatusSubmitted, nil)
 	e.advance(StatusRunning, nil)
 	q.sim.mu.Lock()
+	clock := q.sim.clock
+	clock.mu.Lock()
 	host := time.Now()
-	start := q.sim.clockNS
+	start := clock.ns
 	e.Submit, e.Start = start, start
 	rec := CommandRecord{Device: q.Device.Name(), Command: CommandName(e.Command), StartNS: start}
 	ns, err := cmd.work(q.sim, &rec)
 	if err != nil {
+		clock.mu.Unlock()
 		q.sim.mu.Unlock()
 		cmd.failed = err
 		e.fail(err)
 		return
 	}
-	q.sim.clockNS += uint64(math.Round(ns))
-	e.End = q.sim.clockNS
+	clock.ns += uint64(math.Round(ns))
+	e.End = clock.ns
 	p := q.Ctx.platform
 	if vc := p.Clock; vc != nil {
-		e.hostEnd = vc.simulated(host, time.Now(), ns, q.sim)
+		e.hostEnd = vc.simulated(host, time.Now(), ns, clock)
 	}
 	if p.Recorder != nil {
 		rec.Seq = p.seq.Add(1)
@@ -125,6 +126,7 @@ func (q *Queue) execute(cmd *pending) {
 		p.Recorder(rec)
 		p.recordMu.Unlock()
 	}
+	clock.mu.Unlock()
 	q.sim.mu.Unlock()
 	e.advance(StatusComplete, nil)
 }
@@ -187,11 +189,11 @@ func (v *VirtualClock) Leave() {
 	}
 }
 
-// simulated books a command of ns simulated nanoseconds on sim's
-// timeline and returns the virtual time it ends. Outside Enter/Leave
-// the host time the simulation took (t0 to t1) is taken out of the clock
-// here.
-func (v *VirtualClock) simulated(t0, t1 time.Time, ns float64, sim *simDevice) int64 {
+// simulated books a command of ns simulated nanoseconds on the timeline
+// of a device (whose clock's mu the caller holds) and returns the
+// virtual time it ends. Outside Enter/Leave the host time the simulation
+// took (t0 to t1) is taken out of the clock here.
+func (v *VirtualClock) simulated(t0, t1 time.Time, ns float64, sim *deviceClock) int64 {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	if v.active == 0 {
@@ -237,9 +239,9 @@ func (q *Queue) Finish() {
 	}
 	c.sched.Unlock()
 	if vc := c.platform.Clock; vc != nil {
-		q.sim.mu.Lock()
-		t := q.sim.hostBusy
-		q.sim.mu.Unlock()
+		q.sim.clock.mu.Lock()
+		t := q.sim.clock.hostBusy
+		q.sim.clock.mu.Unlock()
 		vc.waitUntil(t)
 	}
 }
