@@ -170,6 +170,15 @@ func pgGetImageInfo(m C.cl_mem, param C.cl_image_info, size C.size_t, value unsa
 }
 
 // queueAndImage resolves the handles of an image command.
+// imageCommand is bufferCommand for images.
+func imageCommand(cq C.cl_command_queue, m C.cl_mem, nw C.cl_uint, wl *C.cl_event) (*opencl.Queue, *memObject, C.cl_int) {
+	q, o, s := queueAndImage(cq, m)
+	if s == C.CL_SUCCESS {
+		q, s = after(q, nw, wl)
+	}
+	return q, o, s
+}
+
 func queueAndImage(cq C.cl_command_queue, m C.cl_mem) (*opencl.Queue, *memObject, C.cl_int) {
 	q, ok := lookup[*opencl.Queue](unsafe.Pointer(cq))
 	if !ok {
@@ -197,11 +206,8 @@ func pgEnqueueWriteImage(cq C.cl_command_queue, m C.cl_mem, blocking C.cl_bool, 
 }
 
 func imageTransfer(api string, cq C.cl_command_queue, m C.cl_mem, blocking C.cl_bool, origin, region *C.size_t, row, slice C.size_t, host unsafe.Pointer, write bool, nw C.cl_uint, wl *C.cl_event, ev *C.cl_event) C.cl_int {
-	q, o, s := queueAndImage(cq, m)
+	q, o, s := imageCommand(cq, m, nw, wl)
 	if s != C.CL_SUCCESS {
-		return s
-	}
-	if q, s = after(q, nw, wl); s != C.CL_SUCCESS {
 		return s
 	}
 	if host == nil || origin == nil || region == nil {
@@ -226,16 +232,13 @@ func imageTransfer(api string, cq C.cl_command_queue, m C.cl_mem, blocking C.cl_
 func pgEnqueueCopyImage(cq C.cl_command_queue, src, dst C.cl_mem, srcO, dstO, region *C.size_t, nw C.cl_uint, wl *C.cl_event, ev *C.cl_event) (ret C.cl_int) {
 	defer guardStatus("clEnqueueCopyImage", &ret)
 	defer inPlatform()()
-	q, s1, s := queueAndImage(cq, src)
+	q, s1, s := imageCommand(cq, src, nw, wl)
 	if s != C.CL_SUCCESS {
 		return s
 	}
 	d1, ok := lookupImage(dst)
 	if !ok {
 		return C.CL_INVALID_MEM_OBJECT
-	}
-	if q, s = after(q, nw, wl); s != C.CL_SUCCESS {
-		return s
 	}
 	if srcO == nil || dstO == nil || region == nil {
 		return C.CL_INVALID_VALUE
@@ -248,11 +251,8 @@ func pgEnqueueCopyImage(cq C.cl_command_queue, src, dst C.cl_mem, srcO, dstO, re
 func pgEnqueueFillImage(cq C.cl_command_queue, m C.cl_mem, color unsafe.Pointer, origin, region *C.size_t, nw C.cl_uint, wl *C.cl_event, ev *C.cl_event) (ret C.cl_int) {
 	defer guardStatus("clEnqueueFillImage", &ret)
 	defer inPlatform()()
-	q, o, s := queueAndImage(cq, m)
+	q, o, s := imageCommand(cq, m, nw, wl)
 	if s != C.CL_SUCCESS {
-		return s
-	}
-	if q, s = after(q, nw, wl); s != C.CL_SUCCESS {
 		return s
 	}
 	if color == nil || origin == nil || region == nil {
@@ -277,16 +277,13 @@ func pgEnqueueCopyBufferToImage(cq C.cl_command_queue, src, dst C.cl_mem, off C.
 }
 
 func imageBuffer(api string, cq C.cl_command_queue, im, bm C.cl_mem, origin, region *C.size_t, off C.size_t, toImage bool, nw C.cl_uint, wl *C.cl_event, ev *C.cl_event) C.cl_int {
-	q, o, s := queueAndImage(cq, im)
+	q, o, s := imageCommand(cq, im, nw, wl)
 	if s != C.CL_SUCCESS {
 		return s
 	}
 	b, ok := lookupBuffer(bm)
 	if !ok {
 		return C.CL_INVALID_MEM_OBJECT
-	}
-	if q, s = after(q, nw, wl); s != C.CL_SUCCESS {
-		return s
 	}
 	if origin == nil || region == nil {
 		return C.CL_INVALID_VALUE

@@ -185,6 +185,16 @@ func pgGetMemObjectInfo(m C.cl_mem, param C.cl_mem_info, size C.size_t, value un
 }
 
 // queueAndBuffer resolves the handles of a buffer command.
+// bufferCommand resolves a buffer command's handles: the queue as its
+// event wait list (nw, wl) makes it wait, and the buffer.
+func bufferCommand(cq C.cl_command_queue, m C.cl_mem, nw C.cl_uint, wl *C.cl_event) (*opencl.Queue, *opencl.Buffer, C.cl_int) {
+	q, b, s := queueAndBuffer(cq, m)
+	if s == C.CL_SUCCESS {
+		q, s = after(q, nw, wl)
+	}
+	return q, b, s
+}
+
 func queueAndBuffer(cq C.cl_command_queue, m C.cl_mem) (*opencl.Queue, *opencl.Buffer, C.cl_int) {
 	q, ok := lookup[*opencl.Queue](unsafe.Pointer(cq))
 	if !ok {
@@ -214,11 +224,8 @@ func finish(api string, e *opencl.Event, err error, blocking C.cl_bool, ev *C.cl
 func pgEnqueueReadBuffer(cq C.cl_command_queue, m C.cl_mem, blocking C.cl_bool, off, size C.size_t, dst unsafe.Pointer, nw C.cl_uint, wl *C.cl_event, ev *C.cl_event) (ret C.cl_int) {
 	defer guardStatus("clEnqueueReadBuffer", &ret)
 	defer inPlatform()()
-	q, b, s := queueAndBuffer(cq, m)
+	q, b, s := bufferCommand(cq, m, nw, wl)
 	if s != C.CL_SUCCESS {
-		return s
-	}
-	if q, s = after(q, nw, wl); s != C.CL_SUCCESS {
 		return s
 	}
 	if dst == nil {
@@ -232,11 +239,8 @@ func pgEnqueueReadBuffer(cq C.cl_command_queue, m C.cl_mem, blocking C.cl_bool, 
 func pgEnqueueWriteBuffer(cq C.cl_command_queue, m C.cl_mem, blocking C.cl_bool, off, size C.size_t, src unsafe.Pointer, nw C.cl_uint, wl *C.cl_event, ev *C.cl_event) (ret C.cl_int) {
 	defer guardStatus("clEnqueueWriteBuffer", &ret)
 	defer inPlatform()()
-	q, b, s := queueAndBuffer(cq, m)
+	q, b, s := bufferCommand(cq, m, nw, wl)
 	if s != C.CL_SUCCESS {
-		return s
-	}
-	if q, s = after(q, nw, wl); s != C.CL_SUCCESS {
 		return s
 	}
 	if src == nil {
@@ -250,16 +254,13 @@ func pgEnqueueWriteBuffer(cq C.cl_command_queue, m C.cl_mem, blocking C.cl_bool,
 func pgEnqueueCopyBuffer(cq C.cl_command_queue, src, dst C.cl_mem, srcOff, dstOff, size C.size_t, nw C.cl_uint, wl *C.cl_event, ev *C.cl_event) (ret C.cl_int) {
 	defer guardStatus("clEnqueueCopyBuffer", &ret)
 	defer inPlatform()()
-	q, sb, s := queueAndBuffer(cq, src)
+	q, sb, s := bufferCommand(cq, src, nw, wl)
 	if s != C.CL_SUCCESS {
 		return s
 	}
 	db, ok := lookupBuffer(dst)
 	if !ok {
 		return C.CL_INVALID_MEM_OBJECT
-	}
-	if q, s = after(q, nw, wl); s != C.CL_SUCCESS {
-		return s
 	}
 	e, err := q.Copy(sb, db.buf, int(srcOff), int(dstOff), int(size))
 	return finish("clEnqueueCopyBuffer", e, err, 0, ev)
@@ -269,11 +270,8 @@ func pgEnqueueCopyBuffer(cq C.cl_command_queue, src, dst C.cl_mem, srcOff, dstOf
 func pgEnqueueFillBuffer(cq C.cl_command_queue, m C.cl_mem, pattern unsafe.Pointer, psize, off, size C.size_t, nw C.cl_uint, wl *C.cl_event, ev *C.cl_event) (ret C.cl_int) {
 	defer guardStatus("clEnqueueFillBuffer", &ret)
 	defer inPlatform()()
-	q, b, s := queueAndBuffer(cq, m)
+	q, b, s := bufferCommand(cq, m, nw, wl)
 	if s != C.CL_SUCCESS {
-		return s
-	}
-	if q, s = after(q, nw, wl); s != C.CL_SUCCESS {
 		return s
 	}
 	if pattern == nil {
@@ -307,11 +305,8 @@ func pgEnqueueWriteBufferRect(cq C.cl_command_queue, m C.cl_mem, blocking C.cl_b
 }
 
 func bufferRect(api string, cq C.cl_command_queue, m C.cl_mem, blocking C.cl_bool, bo, ho, region *C.size_t, brow, bslice, hrow, hslice C.size_t, host unsafe.Pointer, write bool, nw C.cl_uint, wl *C.cl_event, ev *C.cl_event) C.cl_int {
-	q, b, s := queueAndBuffer(cq, m)
+	q, b, s := bufferCommand(cq, m, nw, wl)
 	if s != C.CL_SUCCESS {
-		return s
-	}
-	if q, s = after(q, nw, wl); s != C.CL_SUCCESS {
 		return s
 	}
 	if host == nil || bo == nil || ho == nil || region == nil {
@@ -338,16 +333,13 @@ func bufferRect(api string, cq C.cl_command_queue, m C.cl_mem, blocking C.cl_boo
 func pgEnqueueCopyBufferRect(cq C.cl_command_queue, src, dst C.cl_mem, srcO, dstO, region *C.size_t, srow, sslice, drow, dslice C.size_t, nw C.cl_uint, wl *C.cl_event, ev *C.cl_event) (ret C.cl_int) {
 	defer guardStatus("clEnqueueCopyBufferRect", &ret)
 	defer inPlatform()()
-	q, sb, s := queueAndBuffer(cq, src)
+	q, sb, s := bufferCommand(cq, src, nw, wl)
 	if s != C.CL_SUCCESS {
 		return s
 	}
 	db, ok := lookupBuffer(dst)
 	if !ok {
 		return C.CL_INVALID_MEM_OBJECT
-	}
-	if q, s = after(q, nw, wl); s != C.CL_SUCCESS {
-		return s
 	}
 	if srcO == nil || dstO == nil || region == nil {
 		return C.CL_INVALID_VALUE

@@ -71,25 +71,32 @@ func lookup[T any](p unsafe.Pointer) (T, bool) {
 func retain[T any](p unsafe.Pointer, invalid C.cl_int) C.cl_int {
 	registry.Lock()
 	defer registry.Unlock()
-	e := registry.objs[p]
+	e := live[T](p)
 	if e == nil {
-		return invalid
-	}
-	if _, ok := e.v.(T); !ok {
 		return invalid
 	}
 	e.refs++
 	return C.CL_SUCCESS
 }
 
+// live is the registry entry of a handle to a T, or nil. The caller holds
+// the registry's lock.
+func live[T any](p unsafe.Pointer) *entry {
+	e := registry.objs[p]
+	if e == nil {
+		return nil
+	}
+	if _, ok := e.v.(T); !ok {
+		return nil
+	}
+	return e
+}
+
 func release[T any](p unsafe.Pointer, invalid C.cl_int) C.cl_int {
 	registry.Lock()
 	defer registry.Unlock()
-	e := registry.objs[p]
+	e := live[T](p)
 	if e == nil {
-		return invalid
-	}
-	if _, ok := e.v.(T); !ok {
 		return invalid
 	}
 	if e.refs--; e.refs == 0 {
