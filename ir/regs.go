@@ -25,6 +25,15 @@ func (p *Program) Registers() int {
 	if p.ConstDataSlot >= 0 {
 		uniform[p.ConstDataSlot] = true
 	}
+	// A slot nothing writes holds an undefined value (the lanes a
+	// shuffle leaves undef, read by the vector operation after it): it
+	// needs no register, however long it would seem live.
+	undef := p.unwritten()
+	for s, u := range undef {
+		if u {
+			uniform[s] = true
+		}
+	}
 	type set map[int32]bool
 	nb := len(p.Blocks)
 	liveIn := make([]set, nb)
@@ -166,6 +175,66 @@ func (p *Program) Registers() int {
 		}
 	}
 	return max(best, 1)
+}
+
+// unwritten marks the slots that no instruction, phi copy or dispatcher
+// writes: the slots an operation's result covers, as Registers counts
+// its definitions, phi copies' destinations and the dispatcher's
+// built-ins; what the auxiliary tables write (extended instructions,
+// atomics, images) errs towards written.
+func (p *Program) unwritten() []bool {
+	n := p.Regs
+	u := make([]bool, n)
+	for i := range u {
+		u[i] = true
+	}
+	mark := func(dst int32, cnt int) {
+		for j := 0; j < max(cnt, 1); j++ {
+			if s := int(dst) + j; s >= 0 && s < n {
+				u[s] = false
+			}
+		}
+	}
+	for i := range p.Code {
+		in := &p.Code[i]
+		if in.Dst >= 0 {
+			cnt := int(in.N)
+			switch in.Op {
+			case OpIAddCarry32, OpIAddCarry64, OpISubBorrow32, OpISubBorrow64, OpUMulExtended32, OpUMulExtended64, OpSMulExtended32, OpSMulExtended64:
+				cnt *= 2
+			}
+			mark(in.Dst, cnt)
+		}
+	}
+	for i := range p.Ext {
+		if p.Ext[i].Dst >= 0 {
+			mark(p.Ext[i].Dst, 2*p.Ext[i].N)
+		}
+	}
+	for i := range p.Atomics {
+		if p.Atomics[i].Dst >= 0 {
+			mark(p.Atomics[i].Dst, 2)
+		}
+	}
+	for i := range p.Images {
+		if p.Images[i].Dst >= 0 {
+			mark(p.Images[i].Dst, max(p.Images[i].N, 4))
+		}
+	}
+	for i := range p.Blocks {
+		for _, e := range p.Blocks[i].Succs {
+			for _, m := range e.Moves {
+				mark(m.Dst, int(m.N))
+			}
+		}
+	}
+	for _, b := range p.Builtins {
+		mark(b.Slot, b.N)
+	}
+	for _, c := range p.SpecConsts {
+		mark(c.Slot, 1)
+	}
+	return u
 }
 
 // slotWidths gives each slot's size in 32-bit registers, from the

@@ -1,0 +1,27 @@
+package ir
+
+import "testing"
+
+// Lanes nothing writes (what a shufflevector leaves undef, read by the
+// vector add after it, as in a horizontal sum of a float8) hold no
+// register: clpeak's float8 bandwidth kernel needs about 19 registers, not
+// the 64 that kept its 256-thread work-groups off a Mali-G52 core.
+func TestRegistersIgnoreUndefinedLanes(t *testing.T) {
+	// Slots 0..7 a loaded float8 (slot 8 the builtin id it is loaded
+	// at), 16 its element 1 moved to lane 0 of a vector whose lanes
+	// 17..23 are never written, 24..31 their sum.
+	p := &Program{Regs: 40, ConstDataSlot: -1}
+	p.Builtins = []BuiltinSlot{{Slot: 8, N: 1, Bits: 32}}
+	p.Code = []Inst{
+		{Op: OpLoadGlobal32, N: 8, Dst: 0, Src: [3]int32{8, -1, -1}},
+		{Op: OpMov, N: 1, Dst: 16, Src: [3]int32{1, -1, -1}},
+		{Op: OpFAddF32, N: 8, Dst: 24, Src: [3]int32{0, 16, -1}},
+		{Op: OpStoreGlobal32, N: 1, Dst: -1, Src: [3]int32{8, 24, -1}},
+	}
+	p.Blocks = []Block{{Start: 0, End: int32(len(p.Code)), Term: Term{Kind: TermReturn}, IPDom: NoBlock}}
+	// The loaded vector, the moved lane and the id (the sum takes the
+	// vector's registers as they die); 17 with lanes 17..23 counted.
+	if got := p.Registers(); got > 8+1+1 {
+		t.Errorf("Registers() = %d; the never-written lanes 17..23 are counted", got)
+	}
+}
