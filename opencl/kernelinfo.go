@@ -44,12 +44,18 @@ func (k *Kernel) WorkGroup(d *Device) (WorkGroupInfo, error) {
 	}
 	g := d.GPU
 	info := WorkGroupInfo{Size: g.MaxWorkgroupSize, LocalBytes: dk.IR.LocalBytes + k.localArgBytes(), PrivateBytes: dk.IR.PrivateBytes}
-	occ, oerr := g.Occupancy(arch.OccupancyQuery{Regs: min(dk.Regs, g.MaxRegistersPerThread), LocalBytes: info.LocalBytes, WorkgroupSize: info.Size})
-	if oerr == nil {
-		info.Size = min(info.Size, max(occ.ResidentThreadsPerCore, occ.WarpWidth))
-		info.Multiple = occ.WarpWidth
-	} else {
-		info.Multiple = g.WarpSizes[0]
+	// The largest size the occupancy rules accept is what a launch can
+	// use (programs such as pyopencl's scan size their work-groups by it):
+	// a kernel with many registers or much local memory gets less than
+	// the device's maximum.
+	info.Size, info.Multiple = 0, g.WarpSizes[0]
+	for size := g.MaxWorkgroupSize; size >= 1; size-- {
+		occ, err := g.Occupancy(arch.OccupancyQuery{Regs: min(dk.Regs, g.MaxRegistersPerThread), LocalBytes: info.LocalBytes, WorkgroupSize: size})
+		if err == nil {
+			info.Size = min(size, max(occ.ResidentThreadsPerCore, occ.WarpWidth))
+			info.Multiple = occ.WarpWidth
+			break
+		}
 	}
 	info.Compile = k.reqdSize(d, dk)
 	return info, nil
