@@ -226,3 +226,26 @@ func TestExecKilledProgram(t *testing.T) {
 		t.Errorf("the run after: exit %d: %s%s", code, out, errOut)
 	}
 }
+
+// pyopencl's array library (generated reductions, scans and elementwise
+// kernels, sized by the kernels' work-group answers) gives numpy's results.
+func TestExecPyOpenCLArrays(t *testing.T) {
+	dir := icdForTest(t)
+	python := "/usr/bin/python3"
+	if err := exec.Command(python, "-c", "import pyopencl, numpy").Run(); err != nil {
+		t.Skip("skipping: no pyopencl for /usr/bin/python3 (Debian package python3-pyopencl)")
+	}
+	// pyopencl caches binaries and scan sizes: a fresh cache, each run.
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	for _, gpu := range []string{"mali-g52", "adreno-640"} {
+		code, out, errOut := runCLI(t, "exec", "--icd", dir, "--gpu", gpu, "--", python, "testdata/opencl/arrays.py")
+		if code != 0 {
+			t.Fatalf("%s: exit %d:\n%s%s", gpu, code, out, errOut)
+		}
+		for _, name := range []string{"sum", "dot", "max", "expression", "exp", "elementwise", "reduction", "cumsum"} {
+			if !strings.Contains(out, name+" True\n") {
+				t.Errorf("%s: %s is not True:\n%s%s", gpu, name, out, errOut)
+			}
+		}
+	}
+}
