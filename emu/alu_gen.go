@@ -4163,7 +4163,7 @@ func hFmaF32(w *Warp, in *ir.Inst) {
 			a := math.Float32frombits(uint32(as[i]))
 			b := math.Float32frombits(uint32(bs[i]))
 			c := math.Float32frombits(uint32(cs[i]))
-			d[i] = uint64(math.Float32bits((float32(math.FMA(float64(a), float64(b), float64(c))))))
+			d[i] = uint64(math.Float32bits((fma32(a, b, c))))
 		}
 		return
 	}
@@ -4173,7 +4173,7 @@ func hFmaF32(w *Warp, in *ir.Inst) {
 			a := math.Float32frombits(uint32(as[i]))
 			b := math.Float32frombits(uint32(bs[i]))
 			c := math.Float32frombits(uint32(cs[i]))
-			d[i] = uint64(math.Float32bits((float32(math.FMA(float64(a), float64(b), float64(c))))))
+			d[i] = uint64(math.Float32bits((fma32(a, b, c))))
 		}
 	}
 }
@@ -4191,7 +4191,7 @@ func hFmaF16(w *Warp, in *ir.Inst) {
 			a := h2f(uint16(as[i]))
 			b := h2f(uint16(bs[i]))
 			c := h2f(uint16(cs[i]))
-			d[i] = uint64(f2h((float32(math.FMA(float64(a), float64(b), float64(c))))))
+			d[i] = uint64(f2h((fma16(a, b, c))))
 		}
 		return
 	}
@@ -4201,7 +4201,7 @@ func hFmaF16(w *Warp, in *ir.Inst) {
 			a := h2f(uint16(as[i]))
 			b := h2f(uint16(bs[i]))
 			c := h2f(uint16(cs[i]))
-			d[i] = uint64(f2h((float32(math.FMA(float64(a), float64(b), float64(c))))))
+			d[i] = uint64(f2h((fma16(a, b, c))))
 		}
 	}
 }

@@ -265,6 +265,30 @@ func fmax[T floatT](a, b T) T {
 	return a
 }
 
+// fmaOdd is a*b+c for float32 (or narrower) operands as a float64 rounded
+// to odd: the product is exact in float64, the sum's rounding error is
+// recovered (TwoSum) and, when not zero, pushes an even result one step
+// toward it. Rounding that once more to 24 or 11 bits is then correct; the
+// plain float64 FMA rounded again could land on a false tie and round the
+// wrong way (fma(1.5, 1+2^-23, -2^-126) gave 1.5+2^-22, not 1.5+2^-23).
+func fmaOdd(a, b, c float32) float64 {
+	p, z := float64(a)*float64(b), float64(c)
+	s := p + z
+	if math.IsInf(s, 0) || s != s {
+		return s
+	}
+	v := s - p
+	e := (p - (s - v)) + (z - v)
+	if e != 0 && math.Float64bits(s)&1 == 0 {
+		s = math.Nextafter(s, math.Copysign(math.Inf(1), e))
+	}
+	return s
+}
+
+// fma32 and fma16 are OpenCL fma: a*b+c with one rounding.
+func fma32(a, b, c float32) float32 { return float32(fmaOdd(a, b, c)) }
+func fma16(a, b, c float32) float32 { return h2f(f64to16(fmaOdd(a, b, c))) }
+
 func fabs[T floatT](a T) T   { return T(math.Abs(float64(a))) }
 func fsqrt[T floatT](a T) T  { return T(math.Sqrt(float64(a))) }
 func ffloor[T floatT](a T) T { return T(math.Floor(float64(a))) }

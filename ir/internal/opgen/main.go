@@ -125,8 +125,8 @@ func table() []op {
 	tern := func(name string, ts []typ, expr string) { t = append(t, op{Name: name, Arity: 3, In: ts, Expr: expr}) }
 	f32 := []typ{tF32}
 	tern("Mad", floats, "mad(a, b, c)")
-	tern("Fma", f32, "float32(math.FMA(float64(a), float64(b), float64(c)))")
-	tern("Fma", []typ{tF16}, "float32(math.FMA(float64(a), float64(b), float64(c)))")
+	tern("Fma", f32, "fma32(a, b, c)")
+	tern("Fma", []typ{tF16}, "fma16(a, b, c)")
 	tern("Fma", []typ{tF64}, "math.FMA(a, b, c)")
 	tern("FClamp", floats, "fmin(fmax(a, b), c)")
 	tern("SClamp", sints, "min(max(a, b), c)")
