@@ -338,16 +338,23 @@ func (w *work) repairRoute(in string, includes []string, opt Options, spv string
 	defer func(saved io.Writer) { w.warnings = saved }(w.warnings)
 	w.warnings = nil
 	fe := filepath.Join(w.tmp, "front.ll")
-	o2 := filepath.Join(w.tmp, "o2.ll")
-	bc := filepath.Join(w.tmp, "repaired.bc")
 	args := clangArgs(in, includes, opt, "-S", "-emit-llvm", "-O2", "-fno-jump-tables", "-Xclang", "-disable-llvm-passes")
 	if err := w.run("clang-14", append(args, "-o", fe)...); err != nil {
 		return err
 	}
-	if err := w.editIR(fe, nativeIntegers); err != nil {
+	return w.repairIR(fe, []string{"-passes=default<O2>", "-vectorize-loops=false", "-vectorize-slp=false"}, spv)
+}
+
+// repairIR takes textual LLVM IR the front end or the linker made through
+// the repair route's rewrites: native integer widths, the optimizer with
+// optArgs, freeze removed, then llvm-spirv.
+func (w *work) repairIR(ll string, optArgs []string, spv string) error {
+	o2 := filepath.Join(w.tmp, "o2.ll")
+	bc := filepath.Join(w.tmp, "repaired.bc")
+	if err := w.editIR(ll, nativeIntegers); err != nil {
 		return err
 	}
-	if err := w.run("opt-14", "-S", "-passes=default<O2>", "-vectorize-loops=false", "-vectorize-slp=false", fe, "-o", o2); err != nil {
+	if err := w.run("opt-14", append(append([]string{"-S"}, optArgs...), ll, "-o", o2)...); err != nil {
 		return err
 	}
 	if err := w.editIR(o2, removeFreeze); err != nil {

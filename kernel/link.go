@@ -142,24 +142,10 @@ func unresolved(spv []byte) error {
 func (w *work) linkRepair(linked string, optArgs []string, spv string) error {
 	w.warnings = nil
 	ll := filepath.Join(w.tmp, "linked.ll")
-	o2 := filepath.Join(w.tmp, "o2.ll")
-	bc := filepath.Join(w.tmp, "repaired.bc")
 	if err := w.run("llvm-dis-14", linked, "-o", ll); err != nil {
 		return err
 	}
-	if err := w.editIR(ll, nativeIntegers); err != nil {
-		return err
-	}
-	if err := w.run("opt-14", append([]string{"-S"}, append(optArgs, ll, "-o", o2)...)...); err != nil {
-		return err
-	}
-	if err := w.editIR(o2, removeFreeze); err != nil {
-		return err
-	}
-	if err := w.run("opt-14", "-passes=instsimplify", o2, "-o", bc); err != nil {
-		return err
-	}
-	return w.run("llvm-spirv-14", bc, "-o", spv)
+	return w.repairIR(ll, optArgs, spv)
 }
 
 func newWork(name string) (*work, func(), error) {
