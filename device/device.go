@@ -109,14 +109,11 @@ func (d *Device) Load(spv []byte, entry string, opt ir.Options) (*Kernel, error)
 
 // LoadModule lowers one entry point of a decoded module.
 func (d *Device) LoadModule(m *spirv.Module, entry string, opt ir.Options) (*Kernel, error) {
-	p, err := ir.Build(m, entry, opt)
+	ep, err := emu.Load(m, entry, opt)
 	if err != nil {
 		return nil, err
 	}
-	ep, err := emu.Prepare(p)
-	if err != nil {
-		return nil, err
-	}
+	p := ep.Program
 	return &Kernel{Module: m, IR: p, Prog: ep, Regs: p.Registers(), Name: p.Entry}, nil
 }
 

@@ -15,6 +15,18 @@ type Program struct {
 	ext []extFn
 }
 
+// Load is the load chain every kernel and shader goes through: decode the
+// SPIR-V module m, build one entry point ("" if it has one) into IR and
+// prepare it for the executor. device's kernels and gfx's shaders both come
+// from here, so a module that loads for one loads for the other.
+func Load(m *spirv.Module, entry string, opt ir.Options) (*Program, error) {
+	p, err := ir.Build(m, entry, opt)
+	if err != nil {
+		return nil, err
+	}
+	return Prepare(p)
+}
+
 // Prepare resolves p's extended instructions; it fails, naming them, when
 // some are not implemented.
 func Prepare(p *ir.Program) (*Program, error) {

@@ -129,14 +129,11 @@ func loadShader(g *arch.GPU, spv []byte, name string, want spirv.ExecutionModel)
 	if entry == "" {
 		return nil, inputErrorf("%s has no %s entry point (it has: %s)", name, want, strings.Join(kinds, ", "))
 	}
-	p, err := ir.Build(m, entry, ir.Options{})
+	ep, err := emu.Load(m, entry, ir.Options{})
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	ep, err := emu.Prepare(p)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
+	p := ep.Program
 	s := &shader{name: name, ir: p, prog: ep, posOffset: -1, colorOffset: -1, fragDepth: -1, drawParam: -1, texParam: -1}
 	stage := "vertex"
 	if want == spirv.ExecutionModelFragment {
