@@ -34,9 +34,6 @@ const (
 	Rogue   Family = "rogue"
 )
 
-// Families lists every family in a stable order.
-var Families = []Family{Midgard, Bifrost, Adreno, Rogue}
-
 // OpClasses lists the operation classes every GPU's ops table covers, in
 // schema order. The timing model maps each machine operation to one class.
 var OpClasses = []string{
@@ -57,7 +54,7 @@ type GPU struct {
 	ID     string `yaml:"id" doc:"short name used on the command line"`
 	Name   string `yaml:"name" doc:"marketing name and configuration"`
 	Vendor string `yaml:"vendor" enum:"arm,qualcomm,imagination" doc:"designer of the GPU"`
-	Family Family `yaml:"family" enum:"midgard,bifrost,adreno,rogue" doc:"architecture family; selects the occupancy and lowering rules"`
+	Family Family `yaml:"family" doc:"architecture family: midgard, bifrost, adreno, rogue, or one a package registers (docs/architecture.md); selects the occupancy and lowering rules"`
 	SoC    string `yaml:"soc" opt:"" doc:"the system-on-chip (and device) these numbers describe"`
 	GPUID  int    `yaml:"gpu_id" opt:"" hex:"" min:"1" max:"65535" doc:"Panfrost GPU ID (PAN_GPU_ID for drm-shim); Mali only"`
 
@@ -366,7 +363,7 @@ func (g *GPU) OpSequence(class string) []string {
 // register_file_kib parameter, or on Rogue unified_stores ×
 // unified_store_registers × register_bits.
 func (g *GPU) RegisterFileBytesPerCore() int {
-	if g.Family == Rogue && g.Rogue != nil {
+	if g.Rogue != nil {
 		return g.Rogue.UnifiedStores * g.Rogue.UnifiedStoreRegisters * g.Rogue.RegisterBits / 8
 	}
 	return g.RegisterFileKiB * 1024

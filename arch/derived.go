@@ -244,15 +244,32 @@ func (g *GPU) Derived() Derived {
 	d.TileBufferBytesPerTile = g.Tiling.TileWidth * g.Tiling.TileHeight * g.Tiling.TileBufferBitsPerPixel / 8
 
 	cores, clusters := d.Cores, d.Clusters
-	switch g.Family {
-	case Midgard, Bifrost:
-		d.ShaderCores = &cores
-	case Adreno:
-		d.USPTPs, d.SPs = &cores, &clusters
-	case Rogue:
-		d.USCs, d.USCPairs = &cores, &clusters
+	rules := g.Rules()
+	if p := d.familyCount(rules.CoreCount); p != nil {
+		*p = &cores
+	}
+	if p := d.familyCount(rules.ClusterCount); p != nil {
+		*p = &clusters
 	}
 	return d
+}
+
+// familyCount is the field of a family's core or cluster count, by its
+// JSON name (FamilyRules.CoreCount); nil for "" or an unknown name.
+func (d *Derived) familyCount(name string) **int {
+	switch name {
+	case "shader_cores":
+		return &d.ShaderCores
+	case "usptps":
+		return &d.USPTPs
+	case "sps":
+		return &d.SPs
+	case "uscs":
+		return &d.USCs
+	case "usc_pairs":
+		return &d.USCPairs
+	}
+	return nil
 }
 
 // round6 trims floating-point noise (0.1 × 3 = 0.30000000000000004).

@@ -196,7 +196,7 @@ func (g *GPU) occupancyFor(q OccupancyQuery, w int) *occCandidate {
 	// Work-groups: warps per work-group, or work-groups per warp when Rogue
 	// packs small ones into a task.
 	wgsPerWarp, warpsPerWG := 1, (s+w-1)/w
-	packing := g.Family == Rogue && s < w
+	packing := g.Rules().PacksWorkgroups && s < w
 	if packing && !(q.Barrier && !q.SizeFixedAtCompile) {
 		wgsPerWarp = w / nextPow2(s)
 		warpsPerWG = 1

@@ -18,12 +18,11 @@ func (g *GPU) Validate() error {
 		return &ConfigError{Msg: "no GPU"}
 	}
 	// The family decides which sections belong; check it first.
-	known := false
 	var names []string
-	for _, f := range Families {
-		known = known || f == g.Family
-		names = append(names, string(f))
+	for _, r := range FamilyList() {
+		names = append(names, string(r.Name))
 	}
+	rules, known := RulesOf(g.Family)
 	if !known {
 		if g.Family == "" {
 			return g.at("family", "missing; want one of %s", strings.Join(names, ", "))
@@ -31,16 +30,13 @@ func (g *GPU) Validate() error {
 		return g.at("family", "%q is not allowed%s; allowed: %s", g.Family, suggest.DidYouMean(string(g.Family), names), strings.Join(names, ", "))
 	}
 	// Family sections: exactly the one for the family.
-	sections := map[Family]bool{
-		Midgard: g.Midgard != nil, Bifrost: g.Bifrost != nil,
-		Adreno: g.Adreno != nil, Rogue: g.Rogue != nil,
+	sections := g.familySections()
+	if rules.Section != "" && !sections[rules.Section] {
+		return g.errAt([]string{"family", string(g.Family)}, "family %s needs its %s: section", g.Family, rules.Section)
 	}
-	if !sections[g.Family] {
-		return g.errAt([]string{"family", string(g.Family)}, "family %s needs its %s: section", g.Family, g.Family)
-	}
-	for _, f := range Families {
-		if f != g.Family && sections[f] {
-			return g.errAt([]string{string(f), "family"}, "the %s: section is for family %s, but family is %s; remove it (set it to null in a user file)", f, f, g.Family)
+	for _, r := range FamilyList() {
+		if r.Section != "" && r.Section != rules.Section && sections[r.Section] {
+			return g.errAt([]string{r.Section, "family"}, "the %s: section is for family %s, but family is %s; remove it (set it to null in a user file)", r.Section, r.Name, g.Family)
 		}
 	}
 
@@ -211,7 +207,7 @@ func (g *GPU) validateConsistency() error {
 	}
 
 	// Registers.
-	if g.Family == Rogue {
+	if g.Rogue != nil {
 		if g.RegisterFileKiB != 0 {
 			return g.at("register_file_kib", "on family rogue the register file is derived from rogue.unified_stores × rogue.unified_store_registers × rogue.register_bits; remove register_file_kib and set those")
 		}
@@ -294,7 +290,7 @@ func (g *GPU) validateConsistency() error {
 		if lm.RowWriteCycles != 0 && lm.Banks == 0 {
 			return g.errAt([]string{"local_memory.row_write_cycles", "local_memory.banks"}, "row_write_cycles needs banked local memory; set banks and bank_bytes or remove it")
 		}
-		if r := g.Rogue; g.Family == Rogue && r != nil && lm.Banks != 0 && (lm.Banks != r.CommonStoreBanks || lm.BankBytes*8 != r.CommonStoreBankBits) {
+		if r := g.Rogue; r != nil && lm.Banks != 0 && (lm.Banks != r.CommonStoreBanks || lm.BankBytes*8 != r.CommonStoreBankBits) {
 			return g.errAt([]string{"local_memory.banks", "local_memory.bank_bytes", "rogue.common_store_banks", "rogue.common_store_bank_bits"},
 				"local memory is the common store on rogue: %d banks × %d B must match rogue.common_store_banks %d × common_store_bank_bits %d / 8", lm.Banks, lm.BankBytes, r.CommonStoreBanks, r.CommonStoreBankBits)
 		}
