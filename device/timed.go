@@ -6,6 +6,7 @@ import (
 
 	"github.com/pocketgpu/pocketgpu/emu"
 	"github.com/pocketgpu/pocketgpu/isa"
+	"github.com/pocketgpu/pocketgpu/isa/families"
 	"github.com/pocketgpu/pocketgpu/timing"
 	"github.com/pocketgpu/pocketgpu/timing/mem"
 )
@@ -37,7 +38,7 @@ func (d *Device) Time(k *Kernel, nd NDRange, args []Arg, opt Options) (*TimedRes
 		return nil, err
 	}
 	defer plan.Close()
-	ip, err := isa.Lower(k.IR, d.GPU, plan.Dispatch.Width)
+	ip, err := families.Lower(k.IR, d.GPU, plan.Dispatch.Width)
 	if err != nil {
 		return nil, err
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/pocketgpu/pocketgpu/gfx/shaders"
 	"github.com/pocketgpu/pocketgpu/ir"
 	"github.com/pocketgpu/pocketgpu/isa"
+	"github.com/pocketgpu/pocketgpu/isa/families"
 	"github.com/pocketgpu/pocketgpu/spirv"
 )
 
@@ -233,7 +234,7 @@ func loadShader(g *arch.GPU, spv []byte, name string, want spirv.ExecutionModel)
 		s.width = occ.WarpWidth
 	}
 	s.width = min(max(s.width, 4), emu.MaxWidth)
-	lowered, err := isa.Lower(p, g, s.width)
+	lowered, err := families.Lower(p, g, s.width)
 	if err != nil {
 		return nil, inputErrorf("%s cannot run on %s: %v", name, g.ID, err)
 	}

@@ -1,6 +1,7 @@
 package isa
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 
@@ -32,10 +33,8 @@ type Report struct {
 	ShortestBound string         `json:"shortest_path_bound"`
 	LongestBound  string         `json:"longest_path_bound"`
 	HasLoops      bool           `json:"has_loops"`
-	Bifrost       *BifrostReport `json:"bifrost,omitempty"`
-	Midgard       *MidgardReport `json:"midgard,omitempty"`
-	Adreno        *AdrenoReport  `json:"adreno,omitempty"`
-	Rogue         *RogueReport   `json:"rogue,omitempty"`
+	// Details is the family's part (its Key names it in JSON).
+	Details FamilyReport `json:"-"`
 }
 
 // PipeReport is one pipe's share of the kernel.
@@ -47,38 +46,6 @@ type PipeReport struct {
 	Longest      float64 `json:"longest_path_cycles"`
 }
 
-// BifrostReport counts clauses and tuples.
-type BifrostReport struct {
-	Clauses          int     `json:"clauses"`
-	Tuples           int     `json:"tuples"`
-	TuplesPerClause  float64 `json:"tuples_per_clause"`
-	OpsPerTuple      float64 `json:"ops_per_tuple"`
-	MessagesInClause int     `json:"message_clauses"`
-}
-
-// MidgardReport counts bundles.
-type MidgardReport struct {
-	Bundles       int     `json:"bundles"`
-	OpsPerBundle  float64 `json:"ops_per_bundle"`
-	MessageBundle int     `json:"message_bundles"`
-}
-
-// AdrenoReport gives the wave size the occupancy rules chose.
-type AdrenoReport struct {
-	WaveSize        int `json:"wave_size"`
-	WavesPerUSPTP   int `json:"waves_per_usptp"`
-	RegistersPerVec int `json:"vec4_registers"`
-}
-
-// RogueReport gives the unified-store use.
-type RogueReport struct {
-	UnifiedStoreRegisters int     `json:"unified_store_registers"`
-	RegisterBits          int     `json:"register_bits"`
-	PerTaskRegisters      int     `json:"registers_per_task"`
-	ResidentTasks         int     `json:"resident_tasks_per_usc"`
-	StoreShare            float64 `json:"unified_store_share"`
-}
-
 // Extra rows of the report besides the ALU pipes.
 const (
 	RowIssue     = "issue"
@@ -86,11 +53,11 @@ const (
 	RowTexture   = "texture"
 )
 
-// Analyze lowers p for g and reports it. warpWidth 0 lets the occupancy
-// rules choose (Adreno: wave64 or wave128).
-func Analyze(p *ir.Program, g *arch.GPU, warpWidth int) (*Report, error) {
-	if p == nil || g == nil {
-		return nil, fmt.Errorf("isa: nil program or GPU")
+// Analyze lowers p for g, a GPU of family f, and reports it. warpWidth 0
+// lets the occupancy rules choose (Adreno: wave64 or wave128).
+func Analyze(p *ir.Program, g *arch.GPU, warpWidth int, f Family) (*Report, error) {
+	if p == nil || g == nil || f == nil {
+		return nil, fmt.Errorf("isa: nil program, GPU or family")
 	}
 	regs, _ := registers(p, g)
 	r := &Report{GPU: g.ID, Family: string(g.Family), Entry: p.Entry}
@@ -130,7 +97,7 @@ func Analyze(p *ir.Program, g *arch.GPU, warpWidth int) (*Report, error) {
 	if warpWidth == 0 {
 		warpWidth = occ.WarpWidth
 	}
-	lp, err := Lower(p, g, warpWidth)
+	lp, err := Lower(p, g, warpWidth, f)
 	if err != nil {
 		return nil, err
 	}
@@ -175,61 +142,31 @@ func Analyze(p *ir.Program, g *arch.GPU, warpWidth int) (*Report, error) {
 		for b := range blockCost {
 			total += blockCost[b][k]
 		}
-		r.Pipes = append(r.Pipes, PipeReport{Name: name, Instructions: insts[k], Total: round3(total), Shortest: round3(short[k]), Longest: round3(long[k])})
+		r.Pipes = append(r.Pipes, PipeReport{Name: name, Instructions: insts[k], Total: Round3(total), Shortest: Round3(short[k]), Longest: Round3(long[k])})
 	}
 	r.ShortestBound = bound(r.Pipes, func(pr PipeReport) float64 { return pr.Shortest })
 	r.LongestBound = bound(r.Pipes, func(pr PipeReport) float64 { return pr.Longest })
 
-	switch g.Family {
-	case arch.Bifrost:
-		br := &BifrostReport{}
-		ops := 0
-		for _, blk := range lp.Blocks {
-			for _, gr := range blk.Groups {
-				br.Clauses++
-				br.Tuples += int(gr.Tuples)
-				ops += int(gr.Ops)
-				if len(gr.Mem) > 0 {
-					br.MessagesInClause++
-				}
-			}
-		}
-		if br.Clauses > 0 {
-			br.TuplesPerClause = round3(float64(br.Tuples) / float64(br.Clauses))
-		}
-		if br.Tuples > 0 {
-			br.OpsPerTuple = round3(float64(ops) / float64(br.Tuples))
-		}
-		r.Bifrost = br
-	case arch.Midgard:
-		mr := &MidgardReport{}
-		ops := 0
-		for _, blk := range lp.Blocks {
-			for _, gr := range blk.Groups {
-				mr.Bundles++
-				ops += int(gr.Ops)
-				if len(gr.Mem) > 0 {
-					mr.MessageBundle++
-				}
-			}
-		}
-		if mr.Bundles > 0 {
-			mr.OpsPerBundle = round3(float64(ops) / float64(mr.Bundles))
-		}
-		r.Midgard = mr
-	case arch.Adreno:
-		r.Adreno = &AdrenoReport{WaveSize: lp.WarpWidth, WavesPerUSPTP: occ.ResidentWarpsPerCore, RegistersPerVec: (lp.Regs + 3) / 4}
-	case arch.Rogue:
-		rb := g.Rogue.RegisterBits
-		us := (lp.Regs*32 + rb - 1) / rb
-		rr := &RogueReport{UnifiedStoreRegisters: us, RegisterBits: rb, PerTaskRegisters: us * lp.WarpWidth, ResidentTasks: occ.ResidentWarpsPerCore}
-		total := g.Rogue.UnifiedStores * g.Rogue.UnifiedStoreRegisters
-		if total > 0 {
-			rr.StoreShare = round3(float64(rr.PerTaskRegisters*occ.ResidentWarpsPerCore) / float64(total))
-		}
-		r.Rogue = rr
-	}
+	r.Details = f.Report(lp, occ)
 	return r, nil
+}
+
+// MarshalJSON writes the report with the family's details under their key
+// ("bifrost": {...}), as if they were a field.
+func (r *Report) MarshalJSON() ([]byte, error) {
+	type plain Report
+	b, err := json.Marshal((*plain)(r))
+	if err != nil || r.Details.Key == "" || r.Details.Details == nil {
+		return b, err
+	}
+	d, err := json.Marshal(r.Details.Details)
+	if err != nil {
+		return nil, err
+	}
+	k, _ := json.Marshal(r.Details.Key)
+	out := append(b[:len(b)-1:len(b)-1], ',')
+	out = append(append(append(out, k...), ':'), d...)
+	return append(out, '}'), nil
 }
 
 // messageCycles estimates a message's core cycles on the load/store path or
@@ -439,4 +376,5 @@ func bound(rows []PipeReport, v func(PipeReport) float64) string {
 	return name
 }
 
-func round3(x float64) float64 { return math.Round(x*1000) / 1000 }
+// Round3 rounds a report figure to three decimals.
+func Round3(x float64) float64 { return math.Round(x*1000) / 1000 }

@@ -4,23 +4,10 @@ import (
 	"github.com/pocketgpu/pocketgpu/ir"
 )
 
-// dep is a dependence of a machine operation on an earlier one in the block.
-type dep struct {
-	on  int32
-	msg bool // on a message's result: only a later Bifrost clause (or Midgard bundle) may read it
-}
-
-// blockCode is one block's machine operations in program order (its
-// instructions, its phi copies, its terminator last) with their dependences.
-type blockCode struct {
-	ops   []mop
-	preds [][]dep
-}
-
 // prepare lowers every block's instructions and computes the liveness the
 // phi-copy coalescing needs.
-func (l *lowerer) prepare() ([][]mop, error) {
-	insts := make([][]mop, len(l.p.Blocks))
+func (l *lowerer) prepare() ([][]MachineOp, error) {
+	insts := make([][]MachineOp, len(l.p.Blocks))
 	for b := range l.p.Blocks {
 		blk := &l.p.Blocks[b]
 		l.ops = nil
@@ -38,15 +25,15 @@ func (l *lowerer) prepare() ([][]mop, error) {
 // blockOps completes block b: phi copies (coalesced where the register
 // allocator would give source and destination one register) and the
 // terminator, then the dependences.
-func (l *lowerer) blockOps(b int32, insts []mop) (*blockCode, error) {
-	l.ops = append([]mop(nil), insts...)
+func (l *lowerer) blockOps(b int32, insts []MachineOp) (*BlockCode, error) {
+	l.ops = append([]MachineOp(nil), insts...)
 	blk := &l.p.Blocks[b]
 	l.phiCopies(blk)
 	if err := l.terminator(blk); err != nil {
 		return nil, err
 	}
-	bc := &blockCode{ops: l.ops}
-	bc.preds = buildDeps(bc.ops)
+	bc := &BlockCode{GPU: l.g, Width: l.w, Ops: l.ops, l: l}
+	bc.Preds = buildDeps(bc.Ops)
 	return bc, nil
 }
 
@@ -86,11 +73,11 @@ func (l *lowerer) phiCopies(blk *ir.Block) {
 	lastW := map[int32]int{}
 	lastR := map[int32]int{}
 	for i := 0; i < n; i++ {
-		for _, s := range l.ops[i].writes {
+		for _, s := range l.ops[i].Writes {
 			lastW[s] = i
 		}
-		for _, r := range l.ops[i].reads {
-			lastR[r.slot] = i
+		for _, r := range l.ops[i].Reads {
+			lastR[r.Slot] = i
 		}
 	}
 	cond := int32(-1)
@@ -100,7 +87,7 @@ func (l *lowerer) phiCopies(blk *ir.Block) {
 	used := map[int32]bool{}
 	for _, c := range copies {
 		w, ok := lastW[c.src]
-		coalesce := ok && !c.overlap && l.ops[w].kind == kALU && !used[c.src] && !readByCopy[c.dst] && c.dst != cond
+		coalesce := ok && !c.overlap && l.ops[w].Kind == OpALU && !used[c.src] && !readByCopy[c.dst] && c.dst != cond
 		if coalesce {
 			if r, read := lastR[c.dst]; read && r > w {
 				coalesce = false
@@ -115,7 +102,7 @@ func (l *lowerer) phiCopies(blk *ir.Block) {
 		}
 		if coalesce {
 			used[c.src] = true
-			l.ops[w].writes = append(l.ops[w].writes, c.dst)
+			l.ops[w].Writes = append(l.ops[w].Writes, c.dst)
 			continue
 		}
 		moves := 1
@@ -127,14 +114,14 @@ func (l *lowerer) phiCopies(blk *ir.Block) {
 			if err != nil {
 				continue
 			}
-			m := mop{inst: -1, class: classIndex["move"], kind: kALU, pipes: v.pipes, cost: v.cost, comps: 1, prev: -1, wwords: 1}
+			m := MachineOp{Inst: -1, Class: classIndex["move"], Kind: OpALU, Pipes: v.pipes, Cost: v.cost, Comps: 1, Prev: -1, WWords: 1}
 			if k == 0 {
-				m.reads = l.span(c.src, 1, 32)
+				m.Reads = l.span(c.src, 1, 32)
 			} else {
-				m.prev = int32(len(l.ops) - 1)
+				m.Prev = int32(len(l.ops) - 1)
 			}
 			if k == moves-1 {
-				m.writes = []int32{c.dst}
+				m.Writes = []int32{c.dst}
 			}
 			l.ops = append(l.ops, m)
 		}
@@ -160,7 +147,7 @@ func (l *lowerer) terminator(blk *ir.Block) error {
 	if t.Kind == ir.TermBranch && len(l.ops) == 0 {
 		return nil
 	}
-	var reads []operand
+	var reads []Operand
 	if t.Kind == ir.TermCond || t.Kind == ir.TermSwitch {
 		reads = l.span(t.Cond, 1, 32)
 	}
@@ -169,11 +156,11 @@ func (l *lowerer) terminator(blk *ir.Block) error {
 			return err
 		}
 	}
-	kind, class := kBranch, PseudoBranch
+	kind, class := OpBranch, PseudoBranch
 	if t.Kind == ir.TermBarrier {
-		kind, class = kBarrier, PseudoBarrier
+		kind, class = OpBarrier, PseudoBarrier
 	}
-	l.ops = append(l.ops, mop{inst: -2, class: classIndex[class], kind: kind, cost: 1, reads: reads, prev: -1})
+	l.ops = append(l.ops, MachineOp{Inst: -2, Class: classIndex[class], Kind: kind, Cost: 1, Reads: reads, Prev: -1})
 	return nil
 }
 
@@ -181,58 +168,58 @@ func (l *lowerer) terminator(blk *ir.Block) error {
 // order (write after read or write), the chain of an expansion, program
 // order among messages and among private-frame moves, and the terminator
 // after everything.
-func buildDeps(ops []mop) [][]dep {
-	preds := make([][]dep, len(ops))
+func buildDeps(ops []MachineOp) [][]Dep {
+	preds := make([][]Dep, len(ops))
 	lastW := map[int32]int32{}
 	readers := map[int32][]int32{}
 	lastMsg, lastPriv := int32(-1), int32(-1)
 	for i := range ops {
 		o := &ops[i]
-		var ds []dep
+		var ds []Dep
 		add := func(on int32, msg bool) {
 			if on < 0 || on == int32(i) {
 				return
 			}
 			for k := range ds {
-				if ds[k].on == on {
-					ds[k].msg = ds[k].msg || msg
+				if ds[k].On == on {
+					ds[k].Msg = ds[k].Msg || msg
 					return
 				}
 			}
-			ds = append(ds, dep{on, msg})
+			ds = append(ds, Dep{on, msg})
 		}
-		if o.inst == -2 {
+		if o.Inst == -2 {
 			for j := 0; j < i; j++ {
 				add(int32(j), false)
 			}
 		}
-		add(o.prev, false)
-		for _, r := range o.reads {
-			if w, ok := lastW[r.slot]; ok {
-				add(w, ops[w].kind == kMsg)
+		add(o.Prev, false)
+		for _, r := range o.Reads {
+			if w, ok := lastW[r.Slot]; ok {
+				add(w, ops[w].Kind == OpMessage)
 			}
 		}
-		for _, s := range o.writes {
+		for _, s := range o.Writes {
 			if w, ok := lastW[s]; ok {
-				add(w, ops[w].kind == kMsg)
+				add(w, ops[w].Kind == OpMessage)
 			}
 			for _, r := range readers[s] {
 				add(r, false)
 			}
 		}
-		if o.kind == kMsg || o.kind == kBarrier {
+		if o.Kind == OpMessage || o.Kind == OpBarrier {
 			add(lastMsg, false)
 			lastMsg = int32(i)
 		}
-		if o.priv {
+		if o.Priv {
 			add(lastPriv, false)
 			lastPriv = int32(i)
 		}
 		preds[i] = ds
-		for _, r := range o.reads {
-			readers[r.slot] = append(readers[r.slot], int32(i))
+		for _, r := range o.Reads {
+			readers[r.Slot] = append(readers[r.Slot], int32(i))
 		}
-		for _, s := range o.writes {
+		for _, s := range o.Writes {
 			lastW[s] = int32(i)
 			readers[s] = readers[s][:0]
 		}
@@ -260,7 +247,7 @@ func (b bitset) equal(o bitset) bool {
 
 // liveIn computes the slots live on entry to each block from the lowered
 // instructions, the terminators' conditions and the edge copies.
-func (l *lowerer) liveIn(insts [][]mop) []bitset {
+func (l *lowerer) liveIn(insts [][]MachineOp) []bitset {
 	p := l.p
 	n := max(p.Regs, 1)
 	nb := len(p.Blocks)
@@ -270,12 +257,12 @@ func (l *lowerer) liveIn(insts [][]mop) []bitset {
 	for b := range p.Blocks {
 		use[b], def[b], in[b] = newBitset(n), newBitset(n), newBitset(n)
 		for _, o := range insts[b] {
-			for _, r := range o.reads {
-				if int(r.slot) < n && l.fromOf(r.slot) == fromReg && !def[b].has(r.slot) {
-					use[b].set(r.slot)
+			for _, r := range o.Reads {
+				if int(r.Slot) < n && l.fromOf(r.Slot) == FromReg && !def[b].has(r.Slot) {
+					use[b].set(r.Slot)
 				}
 			}
-			for _, s := range o.writes {
+			for _, s := range o.Writes {
 				if int(s) < n {
 					def[b].set(s)
 				}
@@ -304,7 +291,7 @@ func (l *lowerer) liveIn(insts [][]mop) []bitset {
 				}
 				for _, m := range e.Moves {
 					for j := int32(0); j < int32(m.N); j++ {
-						if int(m.Src+j) < n && l.fromOf(m.Src+j) == fromReg {
+						if int(m.Src+j) < n && l.fromOf(m.Src+j) == FromReg {
 							out.set(m.Src + j)
 						}
 					}

@@ -1,6 +1,13 @@
-package isa
+package isa_test
 
 import (
+	"github.com/pocketgpu/pocketgpu/isa"
+	"github.com/pocketgpu/pocketgpu/isa/adreno"
+	"github.com/pocketgpu/pocketgpu/isa/bifrost"
+	"github.com/pocketgpu/pocketgpu/isa/families"
+	"github.com/pocketgpu/pocketgpu/isa/internal/isatest"
+	"github.com/pocketgpu/pocketgpu/isa/midgard"
+	"github.com/pocketgpu/pocketgpu/isa/rogue"
 	"testing"
 
 	"github.com/pocketgpu/pocketgpu/ir"
@@ -23,15 +30,15 @@ func inst(o ir.Op, dst int32, src ...int32) ir.Inst {
 	return in
 }
 
-func countClass(lp *Program, b int, class string) int {
-	return classes(lp, b)[class]
+func countClass(lp *isa.Program, b int, class string) int {
+	return isatest.Classes(lp, b)[class]
 }
 
 // A phi copy costs nothing when the register allocator can give source and
 // destination one register (the loop's accumulators in fma8), and a move
 // otherwise.
 func TestPhiCopies(t *testing.T) {
-	p := corpusProgram(t, "fma8")
+	p := isatest.CorpusProgram(t, "fma8")
 	body := -1
 	for b := range p.Blocks {
 		for i := p.Blocks[b].Start; i < p.Blocks[b].End; i++ {
@@ -41,7 +48,7 @@ func TestPhiCopies(t *testing.T) {
 		}
 	}
 	for _, gpu := range []string{"mali-g52", "adreno-640", "powervr-gx6250", "mali-t760"} {
-		lp := lower(t, p, gpu, 0)
+		lp := isatest.Lower(t, p, gpu, 0)
 		if n := countClass(lp, body, "move"); n != 0 {
 			t.Errorf("%s: the fma8 loop body has %d moves; its copies coalesce", gpu, n)
 		}
@@ -61,7 +68,7 @@ func TestPhiCopies(t *testing.T) {
 		}
 	}
 
-	// Block 0: x1 = x0 + 1; if c goto 0 (x0 ← x1) else goto 1, which reads
+	// isa.Block 0: x1 = x0 + 1; if c goto 0 (x0 ← x1) else goto 1, which reads
 	// x0: the old value is live on the other edge, so the copy is a move.
 	// Slots: 0 x0, 1 x1, 2 cond, 3 result, 10 the constant.
 	mk := func(exitReads int32) *ir.Program {
@@ -77,8 +84,8 @@ func TestPhiCopies(t *testing.T) {
 		moves int
 	}{{0, 1}, {1, 0}} {
 		for _, gpu := range []string{"mali-g52", "adreno-640"} {
-			lp := lower(t, mk(tt.reads), gpu, 0)
-			checkInvariants(t, "loop", lp)
+			lp := isatest.Lower(t, mk(tt.reads), gpu, 0)
+			isatest.CheckInvariants(t, "loop", lp)
 			if n := countClass(lp, 0, "move"); n != tt.moves {
 				t.Errorf("%s, exit reads slot %d: %d moves, want %d", gpu, tt.reads, n, tt.moves)
 			}
@@ -95,7 +102,7 @@ func TestAnalyzePaths(t *testing.T) {
 		[][]ir.Inst{{inst(ir.OpFOrdLessThanF32, 1, 0, 0)}, {add(2)}, {add(3), add(4), add(5), add(6)}, {}},
 		[]ir.Term{{Kind: ir.TermCond, Cond: 1}, {Kind: ir.TermBranch}, {Kind: ir.TermBranch}, {Kind: ir.TermReturn}},
 		[][]ir.Edge{{{To: 1}, {To: 2}}, {{To: 3}}, {{To: 3}}, nil})
-	r, err := Analyze(p, mustGPU(t, "adreno-640"), 64)
+	r, err := families.Analyze(p, isatest.MustGPU(t, "adreno-640"), 64)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +119,7 @@ func TestAnalyzePaths(t *testing.T) {
 		[][]ir.Inst{{}, {add(2), inst(ir.OpFOrdLessThanF32, 1, 2, 0)}, {}},
 		[]ir.Term{{Kind: ir.TermBranch}, {Kind: ir.TermCond, Cond: 1}, {Kind: ir.TermReturn}},
 		[][]ir.Edge{{{To: 1}}, {{To: 1}, {To: 2}}, nil})
-	r, err = Analyze(p, mustGPU(t, "adreno-640"), 64)
+	r, err = families.Analyze(p, isatest.MustGPU(t, "adreno-640"), 64)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,7 +133,7 @@ func TestAnalyzePaths(t *testing.T) {
 		[][]ir.Inst{{}, {inst(ir.OpFOrdLessThanF32, 1, 2, 0)}, {add(2), add(3), add(4)}, {add(5)}},
 		[]ir.Term{{Kind: ir.TermBranch}, {Kind: ir.TermCond, Cond: 1}, {Kind: ir.TermBranch}, {Kind: ir.TermReturn}},
 		[][]ir.Edge{{{To: 1}}, {{To: 2}, {To: 3}}, {{To: 1}}, nil})
-	r, err = Analyze(p, mustGPU(t, "adreno-640"), 64)
+	r, err = families.Analyze(p, isatest.MustGPU(t, "adreno-640"), 64)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,56 +147,56 @@ func TestAnalyzePaths(t *testing.T) {
 // bound by the Bifrost EE's tuple issue (FMA and FADD share it) and by the
 // Adreno ALU pipe (wave128 FP32 takes it two cycles per issue).
 func TestAnalyzeFamilies(t *testing.T) {
-	p := corpusProgram(t, "fma8")
-	r, err := Analyze(p, mustGPU(t, "mali-g52"), 0)
+	p := isatest.CorpusProgram(t, "fma8")
+	r, err := families.Analyze(p, isatest.MustGPU(t, "mali-g52"), 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Bifrost == nil || r.Bifrost.Clauses < 5 || r.Bifrost.Tuples < r.Bifrost.Clauses || r.LongestBound != RowIssue || !r.HasLoops {
-		t.Errorf("g52 fma8: %+v bound %q", r.Bifrost, r.LongestBound)
+	if br, ok := r.Details.Details.(*bifrost.Report); !ok || br.Clauses < 5 || br.Tuples < br.Clauses || r.LongestBound != isa.RowIssue || !r.HasLoops {
+		t.Errorf("g52 fma8: %+v bound %q", r.Details, r.LongestBound)
 	}
 	if r.Occupancy.ResidentThreads != 768 {
 		t.Errorf("g52 fma8 with %d registers: %d threads resident, want 768 (seed 000)", r.Registers, r.Occupancy.ResidentThreads)
 	}
-	r, err = Analyze(p, mustGPU(t, "adreno-615"), 0)
+	r, err = families.Analyze(p, isatest.MustGPU(t, "adreno-615"), 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Adreno == nil || r.Adreno.WaveSize != 64 || r.LongestBound != "alu" {
-		t.Errorf("615 fma8: %+v bound %q", r.Adreno, r.LongestBound)
+	if ar, ok := r.Details.Details.(*adreno.Report); !ok || ar.WaveSize != 64 || r.LongestBound != "alu" {
+		t.Errorf("615 fma8: %+v bound %q", r.Details, r.LongestBound)
 	}
 	// fma() on the 615: hundreds of cycles a wave (seed 000).
 	if r.Pipes[0].Longest < 8*600/2 {
 		t.Errorf("615 fma8 loop: %v alu cycles, want at least 8 FMAs × 600 / 2 partitions", r.Pipes[0].Longest)
 	}
-	r, err = Analyze(p, mustGPU(t, "powervr-gx6250"), 0)
+	r, err = families.Analyze(p, isatest.MustGPU(t, "powervr-gx6250"), 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Rogue == nil || r.Rogue.UnifiedStoreRegisters != (r.Registers+3)/4 || r.Rogue.PerTaskRegisters != 32*r.Rogue.UnifiedStoreRegisters {
-		t.Errorf("gx6250: %+v for %d registers", r.Rogue, r.Registers)
+	if rr, ok := r.Details.Details.(*rogue.Report); !ok || rr.UnifiedStoreRegisters != (r.Registers+3)/4 || rr.PerTaskRegisters != 32*rr.UnifiedStoreRegisters {
+		t.Errorf("gx6250: %+v for %d registers", r.Details, r.Registers)
 	}
-	r, err = Analyze(p, mustGPU(t, "mali-t760"), 0)
+	r, err = families.Analyze(p, isatest.MustGPU(t, "mali-t760"), 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Midgard == nil || r.Midgard.Bundles == 0 {
-		t.Errorf("t760: %+v", r.Midgard)
+	if mr, ok := r.Details.Details.(*midgard.Report); !ok || mr.Bundles == 0 {
+		t.Errorf("t760: %+v", r.Details)
 	}
 	// Memory: vecadd's loads and store use the load/store row.
-	r, err = Analyze(corpusProgram(t, "vecadd"), mustGPU(t, "mali-g52"), 0)
+	r, err = families.Analyze(isatest.CorpusProgram(t, "vecadd"), isatest.MustGPU(t, "mali-g52"), 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ls := r.Pipes[len(r.Pipes)-2]
-	if ls.Name != RowLoadStore || ls.Instructions != 3 || ls.Longest <= 0 || ls.Shortest != 0 {
+	if ls.Name != isa.RowLoadStore || ls.Instructions != 3 || ls.Longest <= 0 || ls.Shortest != 0 {
 		t.Errorf("vecadd load/store row %+v; want 3 messages, none on the shortest path (the bounds check skips them)", ls)
 	}
-	r, err = Analyze(corpusProgram(t, "image2d"), mustGPU(t, "mali-g52"), 0)
+	r, err = families.Analyze(isatest.CorpusProgram(t, "image2d"), isatest.MustGPU(t, "mali-g52"), 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tex := r.Pipes[len(r.Pipes)-1]; tex.Name != RowTexture || tex.Instructions == 0 || tex.Longest <= 0 {
+	if tex := r.Pipes[len(r.Pipes)-1]; tex.Name != isa.RowTexture || tex.Instructions == 0 || tex.Longest <= 0 {
 		t.Errorf("image2d texture row %+v", tex)
 	}
 }

@@ -1,7 +1,11 @@
-package isa
+package isa_test
 
 import (
+	"errors"
 	"fmt"
+	"github.com/pocketgpu/pocketgpu/isa"
+	"github.com/pocketgpu/pocketgpu/isa/families"
+	"github.com/pocketgpu/pocketgpu/isa/internal/isatest"
 	"sort"
 	"strings"
 	"testing"
@@ -79,10 +83,10 @@ func TestClassification(t *testing.T) {
 		{"mali-t760", ir.OpFAddF64, 2, 0, "fp64_add×2"},
 	}
 	for _, tt := range tests {
-		b := newProg(64).op(tt.op, 40, tt.n, 0, 8, 16)
-		b.p.Code[0].Imm = tt.imm
-		lp := lower(t, b.p, tt.gpu, 0)
-		if got := fmtClasses(classes(lp, 0)); got != tt.want {
+		b := isatest.NewProg(64).Op(tt.op, 40, tt.n, 0, 8, 16)
+		b.P.Code[0].Imm = tt.imm
+		lp := isatest.Lower(t, b.P, tt.gpu, 0)
+		if got := fmtClasses(isatest.Classes(lp, 0)); got != tt.want {
 			t.Errorf("%s %s×%d: %s, want %s", tt.gpu, tt.op, tt.n, got, tt.want)
 		}
 	}
@@ -114,82 +118,11 @@ func TestClassificationHand(t *testing.T) {
 		{"nop", ir.Inst{Op: ir.OpNop, Dst: -1, Src: [3]int32{-1, -1, -1}}, ""},
 	}
 	for _, tt := range tests {
-		lp := lower(t, newProg(64).inst(tt.in).p, "mali-g52", 0)
-		if got := fmtClasses(classes(lp, 0)); got != tt.want {
+		lp := isatest.Lower(t, isatest.NewProg(64).Inst(tt.in).P, "mali-g52", 0)
+		if got := fmtClasses(isatest.Classes(lp, 0)); got != tt.want {
 			t.Errorf("%s: %s, want %s", tt.name, got, tt.want)
 		}
-		checkInvariants(t, tt.name, lp)
-	}
-}
-
-// Every generated operation has a lowering: adding one to the opgen table
-// without a class here fails.
-func TestEveryGeneratedOpClassified(t *testing.T) {
-	n := 0
-	for op := ir.Op(0); op < ir.NumOps; op++ {
-		name := op.String()
-		if op <= ir.OpSMulExtended64 {
-			continue // hand-written, lowered by instOps
-		}
-		g, ok := genInfo(op)
-		if !ok {
-			t.Errorf("%s has no lowering", name)
-			continue
-		}
-		for _, s := range g.steps {
-			for _, c := range resolve(s, g.float, g.bits) {
-				if ClassIndex(c) < 0 {
-					t.Errorf("%s resolves to unknown class %s", name, c)
-				}
-			}
-		}
-		n++
-	}
-	if n < 300 {
-		t.Errorf("only %d generated operations checked", n)
-	}
-}
-
-// Every OpenCL.std and GLSL.std.450 function has a cost, except those the
-// IR lowers to loads, stores and generated operations itself.
-func TestExtTablesCoverGrammar(t *testing.T) {
-	inIR := map[string]bool{"vloadn": true, "vstoren": true, "vload_half": true, "vload_halfn": true,
-		"vstore_half": true, "vstore_half_r": true, "vstore_halfn": true, "vstore_halfn_r": true,
-		"vloada_halfn": true, "vstorea_halfn": true, "vstorea_halfn_r": true, "prefetch": true,
-		"interpolateatcentroid": true, "interpolateatsample": true, "interpolateatoffset": true}
-	for _, set := range []string{spirv.ExtSetOpenCLStd, "GLSL.std.450"} {
-		for n := uint32(0); n < 300; n++ {
-			info, ok := spirv.LookupExtInst(set, n)
-			if !ok {
-				continue
-			}
-			k := extKey(info.Name)
-			if inIR[k] {
-				continue
-			}
-			e, ok := extTable[k]
-			if !ok {
-				t.Errorf("%s %s has no cost", set, info.Name)
-				continue
-			}
-			for _, s := range cat(e.perIn, e.fixed, e.per) {
-				for _, c := range resolve(s, true, 32) {
-					if ClassIndex(c) < 0 {
-						t.Errorf("%s: class %s", info.Name, c)
-					}
-				}
-			}
-		}
-	}
-	for num := range internalTable {
-		if num > ir.InternalF2HRound {
-			t.Errorf("internal %d unknown", num)
-		}
-	}
-	for num := ir.InternalBitFieldInsert; num <= ir.InternalF2HRound; num++ {
-		if _, ok := internalTable[num]; !ok {
-			t.Errorf("internal extended operation %d has no cost", num)
-		}
+		isatest.CheckInvariants(t, tt.name, lp)
 	}
 }
 
@@ -215,7 +148,7 @@ func TestClassificationExt(t *testing.T) {
 		{"printf", ir.ExtOpenCL, "printf", "U32", 1, []int{1}, "store×1"},
 	}
 	for _, tt := range tests {
-		b := newProg(64)
+		b := isatest.NewProg(64)
 		c := ir.ExtCall{Set: tt.set, Name: tt.fn, Tag: tt.tag, ResultTag: tt.tag, N: tt.n, Dst: 40}
 		for k, an := range tt.argN {
 			c.Args = append(c.Args, int32(8*k))
@@ -223,10 +156,10 @@ func TestClassificationExt(t *testing.T) {
 			c.ArgTags = append(c.ArgTags, tt.tag)
 			c.Spaces = append(c.Spaces, ir.SpacePrivate)
 		}
-		b.p.Ext = append(b.p.Ext, c)
-		b.inst(ir.Inst{Op: ir.OpExt, N: uint16(tt.n), Dst: 40, Src: [3]int32{-1, -1, -1}})
-		lp := lower(t, b.p, "mali-g52", 0)
-		if got := fmtClasses(classes(lp, 0)); got != tt.want {
+		b.P.Ext = append(b.P.Ext, c)
+		b.Inst(ir.Inst{Op: ir.OpExt, N: uint16(tt.n), Dst: 40, Src: [3]int32{-1, -1, -1}})
+		lp := isatest.Lower(t, b.P, "mali-g52", 0)
+		if got := fmtClasses(isatest.Classes(lp, 0)); got != tt.want {
 			t.Errorf("%s: %s, want %s", tt.name, got, tt.want)
 		}
 	}
@@ -235,16 +168,16 @@ func TestClassificationExt(t *testing.T) {
 // A kernel using a class the GPU cannot execute is refused with the class
 // and the SPIR-V site.
 func TestUnsupportedClass(t *testing.T) {
-	p := newProg(64).op(ir.OpFAddF64, 40, 1, 0, 1).p
+	p := isatest.NewProg(64).Op(ir.OpFAddF64, 40, 1, 0, 1).P
 	p.Sites[0] = ir.Site{Offset: 77, Op: spirv.OpFAdd, Result: 12}
 	for _, gpu := range []string{"mali-g52", "adreno-640", "powervr-gx6250"} {
-		_, err := Lower(p, mustGPU(t, gpu), 0)
-		var ue *UnsupportedError
-		if err == nil || !errorsAs(err, &ue) || ue.Class != "fp64_add" || !strings.Contains(err.Error(), "word 77") {
+		_, err := families.Lower(p, isatest.MustGPU(t, gpu), 0)
+		var ue *isa.UnsupportedError
+		if err == nil || !errors.As(err, &ue) || ue.Class != "fp64_add" || !strings.Contains(err.Error(), "word 77") {
 			t.Errorf("%s: %v", gpu, err)
 		}
 	}
-	if _, err := Lower(p, mustGPU(t, "mali-t760"), 0); err != nil {
+	if _, err := families.Lower(p, isatest.MustGPU(t, "mali-t760"), 0); err != nil {
 		t.Errorf("Midgard has FP64: %v", err)
 	}
 }

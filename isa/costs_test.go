@@ -1,6 +1,8 @@
-package isa
+package isa_test
 
 import (
+	"github.com/pocketgpu/pocketgpu/isa/families"
+	"github.com/pocketgpu/pocketgpu/isa/internal/isatest"
 	"testing"
 
 	"github.com/pocketgpu/pocketgpu/ir"
@@ -49,15 +51,15 @@ func TestCosts(t *testing.T) {
 		{"t760 vec4 add", "mali-t760", 4, ir.OpFAddF32, 4, "", 4, 4},
 	}
 	for _, tt := range tests {
-		p := newProg(64).op(tt.op, 40, tt.n, 0, 8, 16).p
-		lp := lower(t, p, tt.gpu, tt.warp)
-		g := groupOf(lp, 0)
+		p := isatest.NewProg(64).Op(tt.op, 40, tt.n, 0, 8, 16).P
+		lp := isatest.Lower(t, p, tt.gpu, tt.warp)
+		g := isatest.GroupOf(lp, 0)
 		if g == nil {
 			t.Fatalf("%s: no group", tt.name)
 		}
 		var busy float32
 		if tt.pipe != "" {
-			busy = g.Pipe[pipeIndex(lp, tt.pipe)]
+			busy = g.Pipe[isatest.PipeIndex(lp, tt.pipe)]
 		} else {
 			for _, c := range g.Pipe {
 				busy += c
@@ -73,10 +75,10 @@ func TestCosts(t *testing.T) {
 // wave64 when registers leave more waves resident that way.
 func TestWarpWidthChoice(t *testing.T) {
 	for _, gpu := range []string{"adreno-640", "mali-g52", "powervr-gx6250", "mali-t760"} {
-		g := mustGPU(t, gpu)
-		p := corpusProgram(t, "matmul")
-		lp := lowerGPU(t, p, g, 0)
-		occ, err := g.Occupancy(occQuery(lp.Regs))
+		g := isatest.MustGPU(t, gpu)
+		p := isatest.CorpusProgram(t, "matmul")
+		lp := isatest.LowerGPU(t, p, g, 0)
+		occ, err := g.Occupancy(isatest.OccQuery(lp.Regs))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -84,7 +86,7 @@ func TestWarpWidthChoice(t *testing.T) {
 			t.Errorf("%s: warp %d, occupancy chose %d", gpu, lp.WarpWidth, occ.WarpWidth)
 		}
 	}
-	if _, err := Lower(corpusProgram(t, "vecadd"), mustGPU(t, "mali-g52"), -1); err == nil {
+	if _, err := families.Lower(isatest.CorpusProgram(t, "vecadd"), isatest.MustGPU(t, "mali-g52"), -1); err == nil {
 		t.Error("negative warp width accepted")
 	}
 }
@@ -92,11 +94,11 @@ func TestWarpWidthChoice(t *testing.T) {
 // Registers past the GPU's maximum spill to private memory: the liveness
 // estimate plus the private frame kept in registers.
 func TestSpill(t *testing.T) {
-	p := corpusProgram(t, "vectors")
+	p := isatest.CorpusProgram(t, "vectors")
 	need := p.Registers() + (p.PrivateBytes+3)/4
 	for _, gpu := range []string{"mali-g52", "adreno-640", "powervr-gx6250"} {
-		g := mustGPU(t, gpu)
-		lp := lowerGPU(t, p, g, 0)
+		g := isatest.MustGPU(t, gpu)
+		lp := isatest.LowerGPU(t, p, g, 0)
 		if lp.Regs != min(need, g.MaxRegistersPerThread) || lp.Regs+lp.SpillBytes/4 != need {
 			t.Errorf("%s: %d regs, %d B spilled; want %d registers in all, at most %d kept", gpu, lp.Regs, lp.SpillBytes, need, g.MaxRegistersPerThread)
 		}
@@ -125,14 +127,14 @@ func TestLatency(t *testing.T) {
 	}
 	for _, tt := range tests {
 		// A dependent pair: the second reads the first.
-		p := newProg(64).op(tt.op, 40, tt.n, 0, 4, 8).op(tt.op, 44, tt.n, 40, 12, 16).p
-		g := mustGPU(t, tt.gpu)
+		p := isatest.NewProg(64).Op(tt.op, 40, tt.n, 0, 4, 8).Op(tt.op, 44, tt.n, 40, 12, 16).P
+		g := isatest.MustGPU(t, tt.gpu)
 		if tt.gpu == "mali-g52" {
 			// Keep them apart: a clause of one tuple each.
-			g = parseGPU(t, "base: mali-g52\nbifrost: {clause_max_tuples: 1}\n")
+			g = isatest.ParseGPU(t, "base: mali-g52\nbifrost: {clause_max_tuples: 1}\n")
 		}
-		lp := lowerGPU(t, p, g, tt.warp)
-		first, second := groupOf(lp, 0), groupOf(lp, 1)
+		lp := isatest.LowerGPU(t, p, g, tt.warp)
+		first, second := isatest.GroupOf(lp, 0), isatest.GroupOf(lp, 1)
 		if first == second {
 			t.Fatalf("%s: dependent pair in one group", tt.gpu)
 		}
@@ -156,35 +158,12 @@ func hasSlot(s []int32, x int32) bool {
 
 // A GPU built in Go without its family section is refused, not a panic.
 func TestLowerNeedsFamilySection(t *testing.T) {
-	g := *mustGPU(t, "mali-g52")
+	g := *isatest.MustGPU(t, "mali-g52")
 	g.Bifrost = nil
-	if _, err := Lower(newProg(8).op(ir.OpFAddF32, 4, 1, 0, 1).p, &g, 0); err == nil {
+	if _, err := families.Lower(isatest.NewProg(8).Op(ir.OpFAddF32, 4, 1, 0, 1).P, &g, 0); err == nil {
 		t.Error("no bifrost section: lowered anyway")
 	}
-	if _, err := Lower(nil, &g, 0); err == nil {
+	if _, err := families.Lower(nil, &g, 0); err == nil {
 		t.Error("nil program lowered")
-	}
-}
-
-// Rogue co-issues two independent FP32 operations on a pipe (the preset's
-// pack 2): they share an instruction; a dependent pair does not.
-func TestRogueCoIssue(t *testing.T) {
-	tests := []struct {
-		name   string
-		p      *ir.Program
-		groups int // before the branch
-	}{
-		{"independent adds pair", newProg(64).op(ir.OpFAddF32, 40, 1, 0, 1).op(ir.OpFAddF32, 41, 1, 2, 3).p, 1},
-		{"dependent adds do not", newProg(64).op(ir.OpFAddF32, 40, 1, 0, 1).op(ir.OpFAddF32, 41, 1, 40, 3).p, 2},
-		{"an add and a multiply do not", newProg(64).op(ir.OpFAddF32, 40, 1, 0, 1).op(ir.OpFMulF32, 41, 1, 2, 3).p, 2},
-		{"a float2 add is already a pair", newProg(64).op(ir.OpFAddF32, 40, 2, 0, 2).op(ir.OpFAddF32, 42, 1, 4, 5).p, 2},
-	}
-	for _, tt := range tests {
-		lp := lower(t, tt.p, "powervr-gx6250", 0)
-		checkInvariants(t, tt.name, lp)
-		gs := lp.Blocks[0].Groups
-		if len(gs)-1 != tt.groups || gs[0].Pipe[0] != 2 || gs[0].Issue != 2 {
-			t.Errorf("%s: %d groups before the branch, first alu %v issue %v; want %d, 2, 2\n%s", tt.name, len(gs)-1, gs[0].Pipe[0], gs[0].Issue, tt.groups, lp)
-		}
 	}
 }

@@ -186,7 +186,7 @@ func (l *lowerer) extOps(i int32, in *ir.Inst) error {
 	c := &l.p.Ext[in.Aux]
 	e, _ := extLookup(c)
 	float, b := tagInfo(c.Tag)
-	var reads []operand
+	var reads []Operand
 	for k, a := range c.Args {
 		ab := 32
 		if k < len(c.ArgTags) {
@@ -237,8 +237,15 @@ func (l *lowerer) extOps(i int32, in *ir.Inst) error {
 	}
 	if e.ptrOut {
 		for k := start; k < len(l.ops); k++ {
-			l.ops[k].priv = true
+			l.ops[k].Priv = true
 		}
 	}
 	return nil
+}
+
+// ExtIsMessage reports whether an extended call lowers to a message (printf,
+// prefetch) rather than ALU work.
+func ExtIsMessage(c *ir.ExtCall) bool {
+	e, _ := extLookup(c)
+	return e.msg != ""
 }

@@ -1,7 +1,10 @@
-package isa
+package isa_test
 
 import (
 	"fmt"
+	"github.com/pocketgpu/pocketgpu/isa"
+	"github.com/pocketgpu/pocketgpu/isa/families"
+	"github.com/pocketgpu/pocketgpu/isa/internal/isatest"
 	"testing"
 
 	"github.com/pocketgpu/pocketgpu/arch"
@@ -44,7 +47,7 @@ func FuzzLower(f *testing.F) {
 					}
 					continue
 				}
-				checkInvariants(t, ep.Name+" on "+g.ID, lp)
+				isatest.CheckInvariants(t, ep.Name+" on "+g.ID, lp)
 			}
 		}
 	})
@@ -54,11 +57,11 @@ type panicError struct{ v any }
 
 func (e panicError) Error() string { return fmt.Sprintf("panic: %v", e.v) }
 
-func lowerSafely(p *ir.Program, g *arch.GPU) (lp *Program, err error) {
+func lowerSafely(p *ir.Program, g *arch.GPU) (lp *isa.Program, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = panicError{r}
 		}
 	}()
-	return Lower(p, g, 0)
+	return families.Lower(p, g, 0)
 }

@@ -4,23 +4,23 @@ import (
 	"sort"
 )
 
-// producers gives, for each operation's reads, the operation in the block
+// Producers gives, for each operation's reads, the operation in the block
 // that last wrote the slot before it (-1: written before the block, or a
 // uniform).
-func producers(ops []mop) [][]int32 {
+func Producers(ops []MachineOp) [][]int32 {
 	out := make([][]int32, len(ops))
 	lastW := map[int32]int32{}
 	for i := range ops {
 		o := &ops[i]
-		p := make([]int32, len(o.reads))
-		for k, r := range o.reads {
+		p := make([]int32, len(o.Reads))
+		for k, r := range o.Reads {
 			p[k] = -1
-			if w, ok := lastW[r.slot]; ok {
+			if w, ok := lastW[r.Slot]; ok {
 				p[k] = w
 			}
 		}
 		out[i] = p
-		for _, s := range o.writes {
+		for _, s := range o.Writes {
 			lastW[s] = int32(i)
 		}
 	}
@@ -31,7 +31,7 @@ func producers(ops []mop) [][]int32 {
 // its member operations (indices into ops); inGroup tells whether an
 // operation belongs to the same group. pipeOf gives the pipe each member
 // runs on (-1 none).
-func (l *lowerer) fill(gr *Group, ops []mop, prod [][]int32, members []int32, inGroup func(int32) bool, pipeOf func(int32) int, extraReads []int32) {
+func (l *lowerer) fill(gr *Group, ops []MachineOp, prod [][]int32, members []int32, inGroup func(int32) bool, pipeOf func(int32) int, extraReads []int32) {
 	npipes := len(l.g.Pipes)
 	gr.Pipe = make([]float32, npipes)
 	seenR := map[int32]bool{}
@@ -40,35 +40,35 @@ func (l *lowerer) fill(gr *Group, ops []mop, prod [][]int32, members []int32, in
 	for _, m := range members {
 		o := &ops[m]
 		gr.Ops++
-		counts[o.class]++
-		gr.SFU = gr.SFU || o.sfu
-		if o.kind == kBranch || o.kind == kBarrier {
+		counts[o.Class]++
+		gr.SFU = gr.SFU || o.SFU
+		if o.Kind == OpBranch || o.Kind == OpBarrier {
 			gr.Branch = true
 		}
-		if p := pipeOf(m); p >= 0 && p < npipes && o.kind == kALU {
-			gr.Pipe[p] += float32(o.cost)
+		if p := pipeOf(m); p >= 0 && p < npipes && o.Kind == OpALU {
+			gr.Pipe[p] += float32(o.Cost)
 			l.pipeOps[p]++
 		}
-		for k, r := range o.reads {
-			if r.from != fromReg || seenR[r.slot] {
+		for k, r := range o.Reads {
+			if r.From != FromReg || seenR[r.Slot] {
 				continue
 			}
 			if pr := prod[m][k]; pr >= 0 && inGroup(pr) {
 				continue
 			}
-			seenR[r.slot] = true
-			gr.Reads = append(gr.Reads, r.slot)
+			seenR[r.Slot] = true
+			gr.Reads = append(gr.Reads, r.Slot)
 		}
-		if o.kind == kALU {
-			for _, s := range o.writes {
+		if o.Kind == OpALU {
+			for _, s := range o.Writes {
 				if !seenW[s] {
 					seenW[s] = true
 					gr.Writes = append(gr.Writes, s)
 				}
 			}
 		}
-		if o.kind == kMsg && o.inst >= 0 {
-			gr.Mem = append(gr.Mem, o.inst)
+		if o.Kind == OpMessage && o.Inst >= 0 {
+			gr.Mem = append(gr.Mem, o.Inst)
 		}
 	}
 	for _, s := range extraReads {
@@ -88,13 +88,13 @@ func (l *lowerer) fill(gr *Group, ops []mop, prod [][]int32, members []int32, in
 
 func sortI32(s []int32) { sort.Slice(s, func(a, b int) bool { return s[a] < s[b] }) }
 
-// assignInsts lists each IR instruction in the group that holds its last
+// AssignInsts lists each IR instruction in the group that holds its last
 // scheduled machine operation (where it completes), so that every
 // instruction is in exactly one group; groupOf gives each operation's group.
-func assignInsts(groups []Group, ops []mop, groupOf func(int32) int) {
+func AssignInsts(groups []Group, ops []MachineOp, groupOf func(int32) int) {
 	where := map[int32]int{}
 	for i := range ops {
-		if in := ops[i].inst; in >= 0 {
+		if in := ops[i].Inst; in >= 0 {
 			g := groupOf(int32(i))
 			if w, ok := where[in]; !ok || g > w {
 				where[in] = g

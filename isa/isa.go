@@ -125,18 +125,22 @@ func (e *UnsupportedError) Error() string {
 		e.GPU, e.Class, e.Class, e.Site)
 }
 
-// Lower lowers p for g at a warp width (0: the width arch.Occupancy picks
-// for the kernel's registers). It fails for a width the GPU cannot run, a
-// kernel using an unsupported operation class, or an IR it does not know.
-func Lower(p *ir.Program, g *arch.GPU, warpWidth int) (*Program, error) {
-	if p == nil || g == nil {
-		return nil, fmt.Errorf("isa: nil program or GPU")
+// Lower lowers p for g, a GPU of family f, at a warp width (0: the width
+// arch.Occupancy picks for the kernel's registers). It fails for a width the
+// GPU cannot run, a kernel using an unsupported operation class, or an IR it
+// does not know. isa/families.Lower picks f from g's family.
+func Lower(p *ir.Program, g *arch.GPU, warpWidth int, f Family) (*Program, error) {
+	if p == nil || g == nil || f == nil {
+		return nil, fmt.Errorf("isa: nil program, GPU or family")
+	}
+	if r := f.Rules(); r.Name != g.Family {
+		return nil, fmt.Errorf("isa: %s is a %s GPU, not %s", g.ID, g.Family, r.Name)
 	}
 	if warpWidth < 0 || warpWidth > 1024 {
 		return nil, fmt.Errorf("isa: warp width %d is out of range (1 to 1024, or 0 for the GPU's choice)", warpWidth)
 	}
-	if missing := familySection(g); missing != "" {
-		return nil, fmt.Errorf("isa: %s has family %s but no %s: section (validate the GPU first)", g.ID, g.Family, missing)
+	if sec := f.Rules().Section; sec != "" && !g.HasSection(sec) {
+		return nil, fmt.Errorf("isa: %s has family %s but no %s: section (validate the GPU first)", g.ID, g.Family, sec)
 	}
 	prog := &Program{GPU: g, IR: p}
 	for _, pp := range g.Pipes {
@@ -151,7 +155,7 @@ func Lower(p *ir.Program, g *arch.GPU, warpWidth int) (*Program, error) {
 		warpWidth = occ.WarpWidth
 	}
 	prog.WarpWidth = warpWidth
-	l, err := newLowerer(p, g, warpWidth)
+	l, err := newLowerer(p, g, warpWidth, f)
 	if err != nil {
 		return nil, err
 	}
@@ -166,15 +170,7 @@ func Lower(p *ir.Program, g *arch.GPU, warpWidth int) (*Program, error) {
 		if err != nil {
 			return nil, err
 		}
-		var groups []Group
-		switch g.Family {
-		case arch.Bifrost:
-			groups = l.bifrostBlock(bc)
-		case arch.Midgard:
-			groups = l.midgardBlock(bc)
-		default:
-			groups = l.serialBlock(bc)
-		}
+		groups := f.Schedule(bc)
 		l.attachFree(int32(b), groups)
 		for i := range groups {
 			groups[i].CodeOffset = offset
@@ -185,21 +181,6 @@ func Lower(p *ir.Program, g *arch.GPU, warpWidth int) (*Program, error) {
 	prog.CodeBytes = int(offset)
 	prog.opsPerPipe = l.pipeOps
 	return prog, nil
-}
-
-// familySection names the family section a GPU lacks ("" if present).
-func familySection(g *arch.GPU) string {
-	switch {
-	case g.Family == arch.Bifrost && g.Bifrost == nil:
-		return "bifrost"
-	case g.Family == arch.Midgard && g.Midgard == nil:
-		return "midgard"
-	case g.Family == arch.Adreno && g.Adreno == nil:
-		return "adreno"
-	case g.Family == arch.Rogue && g.Rogue == nil:
-		return "rogue"
-	}
-	return ""
 }
 
 // registers is the allocation model: the IR's liveness estimate plus the
@@ -226,8 +207,8 @@ func usesPrivate(p *ir.Program) bool {
 	return false
 }
 
-// ceilPos rounds a positive cost up to whole cycles (at least 1).
-func ceilPos(x float64) int {
+// CeilCycles rounds a positive cost up to whole cycles (at least 1).
+func CeilCycles(x float64) int {
 	c := int(math.Ceil(x - 1e-9))
 	return max(c, 1)
 }

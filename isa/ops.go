@@ -9,48 +9,48 @@ import (
 	"github.com/pocketgpu/pocketgpu/ir"
 )
 
-// opKind is what a machine operation does to the engine.
-type opKind uint8
+// OpKind is what a machine operation does to the engine.
+type OpKind uint8
 
 const (
-	kALU     opKind = iota // runs on an execution pipe
-	kMsg                   // a message to a unit outside the engine (memory, texture)
-	kBranch                // the block's terminator
-	kBarrier               // a barrier terminator (a message on Bifrost)
+	OpALU     OpKind = iota // runs on an execution pipe
+	OpMessage               // a message to a unit outside the engine (memory, texture)
+	OpBranch                // the block's terminator
+	OpBarrier               // a barrier terminator (a message on Bifrost)
 )
 
 // Operand kinds: where a value comes from.
 const (
-	fromReg   uint8 = iota // the register file
-	fromArg                // a uniform (kernel argument, constant-data address)
-	fromConst              // a constant embedded in the code
+	FromReg   uint8 = iota // the register file
+	FromArg                // a uniform (kernel argument, constant-data address)
+	FromConst              // a constant embedded in the code
 )
 
-// operand is one IR slot a machine operation reads and the 32-bit register
+// Operand is one IR slot a machine operation reads and the 32-bit register
 // words it costs (a packed chunk puts its words on its first slot).
-type operand struct {
-	slot  int32
-	words uint8
-	from  uint8
+type Operand struct {
+	Slot  int32
+	Words uint8
+	From  uint8
 }
 
-// mop is one machine operation.
-type mop struct {
-	inst   int32 // IR instruction, -1 for a phi copy, -2 for the terminator
-	class  int16 // index into ClassNames
-	kind   opKind
-	pipes  []int   // pipes that can run it (ALU)
-	cost   float64 // busy cycles on one of them, from arch IssueCycles
-	comps  int     // components it covers per thread
-	reads  []operand
-	writes []int32 // slots it writes: ALU results, or a message's results
-	wwords int     // register words an ALU op writes
-	sfu    bool
-	prev   int32 // the previous operation of the same expansion chain, -1
-	priv   bool  // a private-memory access (ordered among themselves)
+// MachineOp is one machine operation.
+type MachineOp struct {
+	Inst   int32 // IR instruction, -1 for a phi copy, -2 for the terminator
+	Class  int16 // index into ClassNames
+	Kind   OpKind
+	Pipes  []int   // pipes that can run it (ALU)
+	Cost   float64 // busy cycles on one of them, from arch IssueCycles
+	Comps  int     // components it covers per thread
+	Reads  []Operand
+	Writes []int32 // slots it writes: ALU results, or a message's results
+	WWords int     // register words an ALU op writes
+	SFU    bool
+	Prev   int32 // the previous operation of the same expansion chain, -1
+	Priv   bool  // a private-memory access (ordered among themselves)
 	// Messages.
-	space ir.Space
-	bytes int // bytes per thread
+	Space ir.Space
+	Bytes int // bytes per thread
 }
 
 // lowerer holds what lowering a program for one GPU needs.
@@ -58,11 +58,12 @@ type lowerer struct {
 	p    *ir.Program
 	g    *arch.GPU
 	w    int
+	fam  Family
 	from []uint8 // per slot: fromReg, fromArg or fromConst
 	cost map[costKey]costVal
 	pipe map[string]int
 	live []bitset // live-in slots per block (phi-copy coalescing)
-	ops  []mop
+	ops  []MachineOp
 	// pipeOps counts the machine operations placed on each pipe.
 	pipeOps []int
 }
@@ -77,15 +78,15 @@ type costVal struct {
 	cost  float64
 }
 
-func newLowerer(p *ir.Program, g *arch.GPU, w int) (*lowerer, error) {
-	l := &lowerer{p: p, g: g, w: w, cost: map[costKey]costVal{}, pipe: map[string]int{}, pipeOps: make([]int, len(g.Pipes))}
+func newLowerer(p *ir.Program, g *arch.GPU, w int, f Family) (*lowerer, error) {
+	l := &lowerer{p: p, g: g, w: w, fam: f, cost: map[costKey]costVal{}, pipe: map[string]int{}, pipeOps: make([]int, len(g.Pipes))}
 	for i, pp := range g.Pipes {
 		l.pipe[pp.Name] = i
 	}
 	l.from = make([]uint8, p.Regs)
 	for _, c := range p.Consts {
 		if int(c.Slot) < len(l.from) {
-			l.from[c.Slot] = fromConst
+			l.from[c.Slot] = FromConst
 		}
 	}
 	for _, par := range p.Params {
@@ -95,12 +96,12 @@ func newLowerer(p *ir.Program, g *arch.GPU, w int) (*lowerer, error) {
 		}
 		for k := 0; k < n && int(par.Slot)+k < len(l.from); k++ {
 			if par.Slot >= 0 {
-				l.from[int(par.Slot)+k] = fromArg
+				l.from[int(par.Slot)+k] = FromArg
 			}
 		}
 	}
 	if p.ConstDataSlot >= 0 && int(p.ConstDataSlot) < len(l.from) {
-		l.from[p.ConstDataSlot] = fromArg
+		l.from[p.ConstDataSlot] = FromArg
 	}
 	for i := range p.Code {
 		if err := l.checkInst(int32(i)); err != nil {
@@ -131,8 +132,8 @@ func (l *lowerer) classCost(class string, comps int) (costVal, error) {
 
 // pack is how many components one machine operation of class covers.
 func (l *lowerer) pack(class string) int {
-	if l.g.Family == arch.Adreno && l.g.Adreno != nil {
-		return l.g.Adreno.RepeatMax // (rptN): one instruction over up to N registers
+	if pk, ok := l.fam.(Packer); ok {
+		return max(pk.Pack(l.g, class), 1)
 	}
 	if op, ok := l.g.Op(class); ok && op.Pack > 1 {
 		return op.Pack
@@ -194,16 +195,16 @@ func words(bitsPer, k int) int {
 }
 
 // span lists the operands of slots [s, s+k) of a type of bitsPer bits.
-func (l *lowerer) span(s int32, k, bitsPer int) []operand {
+func (l *lowerer) span(s int32, k, bitsPer int) []Operand {
 	if s < 0 {
 		return nil
 	}
-	out := make([]operand, 0, k)
+	out := make([]Operand, 0, k)
 	w := words(bitsPer, k)
 	for j := 0; j < k; j++ {
-		o := operand{slot: s + int32(j), from: l.fromOf(s + int32(j))}
+		o := Operand{Slot: s + int32(j), From: l.fromOf(s + int32(j))}
 		if j == 0 {
-			o.words = uint8(min(w, 255))
+			o.Words = uint8(min(w, 255))
 		}
 		out = append(out, o)
 	}
@@ -214,7 +215,7 @@ func (l *lowerer) fromOf(s int32) uint8 {
 	if s >= 0 && int(s) < len(l.from) {
 		return l.from[s]
 	}
-	return fromReg
+	return FromReg
 }
 
 func slotsFrom(s int32, k int) []int32 {
@@ -231,7 +232,7 @@ func slotsFrom(s int32, k int) []int32 {
 // chain appends one machine operation per class (emulated classes
 // expanded), each depending on the previous: the first reads the operands,
 // the last writes the results. comps is the components each covers.
-func (l *lowerer) chain(inst int32, classes []string, comps int, reads []operand, writes []int32, wwords int) error {
+func (l *lowerer) chain(inst int32, classes []string, comps int, reads []Operand, writes []int32, wwords int) error {
 	classes = l.expand(classes)
 	first := true
 	prev := int32(-1)
@@ -240,15 +241,15 @@ func (l *lowerer) chain(inst int32, classes []string, comps int, reads []operand
 		if err != nil {
 			return l.costErr(inst, c)
 		}
-		m := mop{inst: inst, class: classIndex[c], kind: kALU, pipes: v.pipes, cost: v.cost, comps: comps, prev: prev, wwords: 1,
-			sfu: strings.HasSuffix(c, "_sfu") || c == "fp32_div"}
+		m := MachineOp{Inst: inst, Class: classIndex[c], Kind: OpALU, Pipes: v.pipes, Cost: v.cost, Comps: comps, Prev: prev, WWords: 1,
+			SFU: strings.HasSuffix(c, "_sfu") || c == "fp32_div"}
 		if first {
-			m.reads = reads
+			m.Reads = reads
 			first = false
 		}
 		if k == len(classes)-1 {
-			m.writes = writes
-			m.wwords = max(wwords, 1)
+			m.Writes = writes
+			m.WWords = max(wwords, 1)
 		}
 		l.ops = append(l.ops, m)
 		prev = int32(len(l.ops) - 1)
@@ -276,7 +277,7 @@ func (l *lowerer) elementwise(inst int32, classes []string, n int, srcs []int32,
 	chunk = max(chunk, 1)
 	for a := 0; a < n; a += chunk {
 		k := min(chunk, n-a)
-		var reads []operand
+		var reads []Operand
 		for j, s := range srcs {
 			if s < 0 {
 				continue
@@ -302,15 +303,15 @@ func (l *lowerer) elementwise(inst int32, classes []string, n int, srcs []int32,
 // address) goes through the register read ports: a message reads its data
 // and coordinates as a block of staging registers named in the Bifrost
 // clause header (Connor Abbott's Bifrost ISA notes, "Register field").
-func (l *lowerer) message(inst int32, class string, reads []operand, results []int32, space ir.Space, bytes int) {
+func (l *lowerer) message(inst int32, class string, reads []Operand, results []int32, space ir.Space, bytes int) {
 	if len(reads) > 1 {
-		reads = append([]operand(nil), reads...)
+		reads = append([]Operand(nil), reads...)
 		for k := 1; k < len(reads); k++ {
-			reads[k].words = 0
+			reads[k].Words = 0
 		}
 	}
-	l.ops = append(l.ops, mop{inst: inst, class: classIndex[class], kind: kMsg, cost: 1, reads: reads, writes: results,
-		prev: -1, space: space, bytes: bytes})
+	l.ops = append(l.ops, MachineOp{Inst: inst, Class: classIndex[class], Kind: OpMessage, Cost: 1, Reads: reads, Writes: results,
+		Prev: -1, Space: space, Bytes: bytes})
 }
 
 // addrBits is the width of an address slot in a space: 64-bit device
@@ -346,7 +347,7 @@ func (l *lowerer) instOps(i int32) error {
 				return err
 			}
 			for k := start; k < len(l.ops); k++ {
-				l.ops[k].priv = true
+				l.ops[k].Priv = true
 			}
 			return nil
 		}

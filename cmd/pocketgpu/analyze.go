@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sort"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -13,6 +14,7 @@ import (
 	"github.com/pocketgpu/pocketgpu/device"
 	"github.com/pocketgpu/pocketgpu/ir"
 	"github.com/pocketgpu/pocketgpu/isa"
+	"github.com/pocketgpu/pocketgpu/isa/families"
 	"github.com/pocketgpu/pocketgpu/kernel"
 )
 
@@ -117,7 +119,7 @@ func runAnalyze(out, stderr io.Writer, path string, o *analyzeOpts) error {
 		if err := checkWarpWidth(g, o.warpWidth); err != nil {
 			return err
 		}
-		r, err := isa.Analyze(k.IR, g, o.warpWidth)
+		r, err := families.Analyze(k.IR, g, o.warpWidth)
 		if err != nil {
 			var ue *isa.UnsupportedError
 			if errors.As(err, &ue) {
@@ -136,6 +138,36 @@ func runAnalyze(out, stderr io.Writer, path string, o *analyzeOpts) error {
 		return enc.Encode(map[string]any{"reports": reports})
 	}
 	return writeAnalyzeText(out, reports)
+}
+
+// familyRowLabels lists the family rows of the reports, ordered by family
+// (the registry's order) and then as each family gives them.
+func familyRowLabels(rs []*isa.Report) []string {
+	type entry struct {
+		label      string
+		family, at int
+	}
+	var es []entry
+	seen := map[string]bool{}
+	for _, r := range rs {
+		for i, fr := range r.Details.Rows {
+			if !seen[fr.Label] {
+				seen[fr.Label] = true
+				es = append(es, entry{fr.Label, families.Order(arch.Family(r.Family)), i})
+			}
+		}
+	}
+	sort.SliceStable(es, func(a, b int) bool {
+		if es[a].family != es[b].family {
+			return es[a].family < es[b].family
+		}
+		return es[a].at < es[b].at
+	})
+	labels := make([]string, len(es))
+	for i, e := range es {
+		labels[i] = e.label
+	}
+	return labels
 }
 
 // writeAnalyzeText prints the reports side by side.
@@ -161,37 +193,16 @@ func writeAnalyzeText(out io.Writer, rs []*isa.Report) error {
 	row("code", func(r *isa.Report) string { return fmt.Sprintf("%d B", r.CodeBytes) })
 	row("issue groups", func(r *isa.Report) string { return fmt.Sprint(r.Groups) })
 	row("machine operations", func(r *isa.Report) string { return fmt.Sprint(r.Operations) })
-	if anyReport(rs, func(r *isa.Report) bool { return r.Bifrost != nil }) {
-		row("clauses / tuples", func(r *isa.Report) string {
-			if r.Bifrost == nil {
-				return "-"
+	// The families' own rows: the union over the GPUs, in the registry's
+	// family order, "-" where a GPU's family has no such row.
+	for _, label := range familyRowLabels(rs) {
+		row(label, func(r *isa.Report) string {
+			for _, fr := range r.Details.Rows {
+				if fr.Label == label {
+					return fr.Value
+				}
 			}
-			return fmt.Sprintf("%d / %d (%s ops a tuple)", r.Bifrost.Clauses, r.Bifrost.Tuples, fmtFloat(r.Bifrost.OpsPerTuple))
-		})
-	}
-	if anyReport(rs, func(r *isa.Report) bool { return r.Midgard != nil }) {
-		row("bundles", func(r *isa.Report) string {
-			if r.Midgard == nil {
-				return "-"
-			}
-			return fmt.Sprintf("%d (%s ops a bundle)", r.Midgard.Bundles, fmtFloat(r.Midgard.OpsPerBundle))
-		})
-	}
-	if anyReport(rs, func(r *isa.Report) bool { return r.Adreno != nil }) {
-		row("wave size", func(r *isa.Report) string {
-			if r.Adreno == nil {
-				return "-"
-			}
-			return fmt.Sprintf("%d (%d waves/uSPTP)", r.Adreno.WaveSize, r.Adreno.WavesPerUSPTP)
-		})
-	}
-	if anyReport(rs, func(r *isa.Report) bool { return r.Rogue != nil }) {
-		row("unified store", func(r *isa.Report) string {
-			if r.Rogue == nil {
-				return "-"
-			}
-			return fmt.Sprintf("%d × %d-bit regs/thread, %d tasks/USC (%s)", r.Rogue.UnifiedStoreRegisters, r.Rogue.RegisterBits,
-				r.Rogue.ResidentTasks, formatPct(r.Rogue.StoreShare*100))
+			return "-"
 		})
 	}
 	// Pipes: the union of every GPU's rows, in order of first appearance.

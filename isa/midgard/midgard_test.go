@@ -1,6 +1,7 @@
-package isa
+package midgard_test
 
 import (
+	"github.com/pocketgpu/pocketgpu/isa/internal/isatest"
 	"testing"
 
 	"github.com/pocketgpu/pocketgpu/ir"
@@ -17,17 +18,17 @@ func TestMidgardBundles(t *testing.T) {
 		ops     int32
 	}{
 		{"vec4 add and vec4 multiply share a bundle",
-			newProg(64).op(ir.OpFAddF32, 40, 4, 0, 4).op(ir.OpFMulF32, 44, 4, 8, 12).p, 1, 2},
+			isatest.NewProg(64).Op(ir.OpFAddF32, 40, 4, 0, 4).Op(ir.OpFMulF32, 44, 4, 8, 12).P, 1, 2},
 		{"four scalar adds: two vector and two scalar units",
-			newProg(64).op(ir.OpFAddF32, 40, 1, 0, 1).op(ir.OpFAddF32, 41, 1, 2, 3).op(ir.OpFAddF32, 42, 1, 4, 5).op(ir.OpFAddF32, 43, 1, 6, 7).p, 1, 4},
+			isatest.NewProg(64).Op(ir.OpFAddF32, 40, 1, 0, 1).Op(ir.OpFAddF32, 41, 1, 2, 3).Op(ir.OpFAddF32, 42, 1, 4, 5).Op(ir.OpFAddF32, 43, 1, 6, 7).P, 1, 4},
 		{"multiply feeding an add in one bundle",
-			newProg(64).op(ir.OpFMulF32, 40, 4, 0, 4).op(ir.OpFAddF32, 44, 4, 40, 8).p, 1, 2},
+			isatest.NewProg(64).Op(ir.OpFMulF32, 40, 4, 0, 4).Op(ir.OpFAddF32, 44, 4, 40, 8).P, 1, 2},
 		{"two loads in one load/store bundle, the add after",
-			newProg(64).arg(0, 1).op(ir.OpLoadGlobal32, 10, 4, 0).op(ir.OpLoadGlobal32, 14, 4, 1).op(ir.OpFAddF32, 20, 4, 10, 14).p, 2, 2},
+			isatest.NewProg(64).Arg(0, 1).Op(ir.OpLoadGlobal32, 10, 4, 0).Op(ir.OpLoadGlobal32, 14, 4, 1).Op(ir.OpFAddF32, 20, 4, 10, 14).P, 2, 2},
 	}
 	for _, tt := range tests {
-		lp := lower(t, tt.p, "mali-t760", 0)
-		checkInvariants(t, tt.name, lp)
+		lp := isatest.Lower(t, tt.p, "mali-t760", 0)
+		isatest.CheckInvariants(t, tt.name, lp)
 		gs := lp.Blocks[0].Groups
 		n := len(gs)
 		if gs[n-1].Ops > 1 {

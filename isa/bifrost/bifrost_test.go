@@ -1,7 +1,12 @@
-package isa
+package bifrost_test
 
 import (
 	"fmt"
+	"github.com/pocketgpu/pocketgpu/arch"
+	"github.com/pocketgpu/pocketgpu/isa"
+	"github.com/pocketgpu/pocketgpu/isa/bifrost"
+	"github.com/pocketgpu/pocketgpu/isa/internal/isatest"
+	"slices"
 	"testing"
 
 	"github.com/pocketgpu/pocketgpu/ir"
@@ -14,7 +19,7 @@ type clauseShape struct {
 	msgs     int
 }
 
-func shapes(lp *Program, b int) []clauseShape {
+func shapes(lp *isa.Program, b int) []clauseShape {
 	var out []clauseShape
 	for _, g := range lp.Blocks[b].Groups {
 		out = append(out, clauseShape{g.Tuples, g.Pipe[0], g.Pipe[1], len(g.Mem)})
@@ -23,9 +28,9 @@ func shapes(lp *Program, b int) []clauseShape {
 }
 
 // adds appends n independent FP32 adds of distinct registers and a constant.
-func adds(b *progBuilder, n int, firstSrc, firstDst, konst int32) *progBuilder {
+func adds(b *isatest.ProgBuilder, n int, firstSrc, firstDst, konst int32) *isatest.ProgBuilder {
 	for i := 0; i < n; i++ {
-		b.op(ir.OpFAddF32, firstDst+int32(i), 1, firstSrc+int32(i), konst)
+		b.Op(ir.OpFAddF32, firstDst+int32(i), 1, firstSrc+int32(i), konst)
 	}
 	return b
 }
@@ -37,35 +42,35 @@ func adds(b *progBuilder, n int, firstSrc, firstDst, konst int32) *progBuilder {
 func TestBifrostDualIssue(t *testing.T) {
 	// 14 adds + the branch: 7 tuples, 7 adds on each pipe, branch in the
 	// last FADD slot.
-	lp := lower(t, adds(newProg(128).konst(100), 15, 0, 40, 100).p, "mali-g52", 0)
+	lp := isatest.Lower(t, adds(isatest.NewProg(128).Konst(100), 15, 0, 40, 100).P, "mali-g52", 0)
 	if s := shapes(lp, 0); len(s) != 1 || s[0].tuples != 8 || s[0].fma != 8 || s[0].add != 7 {
 		t.Errorf("15 adds: %+v, want one 8-tuple clause, 8 on FMA and 7 on FADD (the branch takes the last FADD slot)", s)
 	}
 	// FMAs: one a tuple.
-	b := newProg(128).konst(100, 101)
+	b := isatest.NewProg(128).Konst(100, 101)
 	for i := 0; i < 6; i++ {
-		b.op(ir.OpFmaF32, int32(40+i), 1, int32(i), 100, 101)
+		b.Op(ir.OpFmaF32, int32(40+i), 1, int32(i), 100, 101)
 	}
-	if s := shapes(lower(t, b.p, "mali-g52", 0), 0); len(s) != 1 || s[0].tuples != 6 || s[0].fma != 6 || s[0].add != 0 {
+	if s := shapes(isatest.Lower(t, b.P, "mali-g52", 0), 0); len(s) != 1 || s[0].tuples != 6 || s[0].fma != 6 || s[0].add != 0 {
 		t.Errorf("6 FMAs: %+v, want 6 tuples on the FMA pipe", s)
 	}
 	// 3 rsqrt (2 tuples each on FADD) beside 6 FMAs: 6 tuples, then the
 	// branch needs a FADD slot: 7.
-	b = newProg(128).konst(100, 101)
+	b = isatest.NewProg(128).Konst(100, 101)
 	for i := 0; i < 6; i++ {
-		b.op(ir.OpFmaF32, int32(40+i), 1, int32(i), 100, 101)
+		b.Op(ir.OpFmaF32, int32(40+i), 1, int32(i), 100, 101)
 	}
 	for i := 0; i < 3; i++ {
-		b.op(ir.OpRsqrtF32, int32(50+i), 1, int32(10+i))
+		b.Op(ir.OpRsqrtF32, int32(50+i), 1, int32(10+i))
 	}
-	if s := shapes(lower(t, b.p, "mali-g52", 0), 0); len(s) != 1 || s[0].tuples != 7 || s[0].fma != 6 || s[0].add != 6 {
+	if s := shapes(isatest.Lower(t, b.P, "mali-g52", 0), 0); len(s) != 1 || s[0].tuples != 7 || s[0].fma != 6 || s[0].add != 6 {
 		t.Errorf("6 FMAs + 3 rsqrt: %+v, want 7 tuples, FMA 6, FADD 6", s)
 	}
 }
 
 // At most clause_max_tuples (8) tuples a clause.
 func TestBifrostClauseMaxTuples(t *testing.T) {
-	lp := lower(t, adds(newProg(256).konst(200), 40, 0, 100, 200).p, "mali-g52", 0)
+	lp := isatest.Lower(t, adds(isatest.NewProg(256).Konst(200), 40, 0, 100, 200).P, "mali-g52", 0)
 	s := shapes(lp, 0)
 	var total float32
 	for _, c := range s {
@@ -78,8 +83,8 @@ func TestBifrostClauseMaxTuples(t *testing.T) {
 		t.Errorf("40 adds: %+v, want 3 clauses holding 40 adds", s)
 	}
 	// A user GPU with 4-tuple clauses.
-	g := parseGPU(t, "base: mali-g52\nbifrost: {clause_max_tuples: 4}\n")
-	if s := shapes(lowerGPU(t, adds(newProg(256).konst(200), 40, 0, 100, 200).p, g, 0), 0); len(s) != 6 {
+	g := isatest.ParseGPU(t, "base: mali-g52\nbifrost: {clause_max_tuples: 4}\n")
+	if s := shapes(isatest.LowerGPU(t, adds(isatest.NewProg(256).Konst(200), 40, 0, 100, 200).P, g, 0), 0); len(s) != 6 {
 		t.Errorf("40 adds in clauses of 4: %d clauses, want 6", len(s))
 	}
 }
@@ -87,13 +92,13 @@ func TestBifrostClauseMaxTuples(t *testing.T) {
 // One message per clause, which ends it; a message's result is read only by
 // a later clause.
 func TestBifrostMessages(t *testing.T) {
-	b := newProg(64).arg(0, 1, 2).konst(60)
-	b.op(ir.OpLoadGlobal32, 10, 1, 0)
-	b.op(ir.OpLoadGlobal32, 11, 1, 1)
-	b.op(ir.OpLoadGlobal32, 12, 1, 2)
-	b.op(ir.OpFAddF32, 13, 1, 10, 60) // reads the first load
-	lp := lower(t, b.p, "mali-g52", 0)
-	checkInvariants(t, "loads", lp)
+	b := isatest.NewProg(64).Arg(0, 1, 2).Konst(60)
+	b.Op(ir.OpLoadGlobal32, 10, 1, 0)
+	b.Op(ir.OpLoadGlobal32, 11, 1, 1)
+	b.Op(ir.OpLoadGlobal32, 12, 1, 2)
+	b.Op(ir.OpFAddF32, 13, 1, 10, 60) // reads the first load
+	lp := isatest.Lower(t, b.P, "mali-g52", 0)
+	isatest.CheckInvariants(t, "loads", lp)
 	msgClauses := 0
 	for _, g := range lp.Blocks[0].Groups {
 		if len(g.Mem) > 1 {
@@ -106,14 +111,14 @@ func TestBifrostMessages(t *testing.T) {
 	if msgClauses != 3 {
 		t.Errorf("%d clauses with a message, want 3", msgClauses)
 	}
-	load, add := groupOf(lp, 0), groupOf(lp, 3)
-	if load == add || !hasSlot(add.Reads, 10) || hasSlot(load.Writes, 10) {
+	load, add := isatest.GroupOf(lp, 0), isatest.GroupOf(lp, 3)
+	if load == add || !slices.Contains(add.Reads, 10) || slices.Contains(load.Writes, 10) {
 		t.Errorf("the add reading the load's result: same clause %v, reads %v, load writes %v", load == add, add.Reads, load.Writes)
 	}
 	// A user GPU allowing two messages a clause packs two loads together.
-	g := parseGPU(t, "base: mali-g52\nbifrost: {message_instructions_per_clause: 2}\n")
-	lp = lowerGPU(t, b.p, g, 0)
-	if groupOf(lp, 0) != groupOf(lp, 1) {
+	g := isatest.ParseGPU(t, "base: mali-g52\nbifrost: {message_instructions_per_clause: 2}\n")
+	lp = isatest.LowerGPU(t, b.P, g, 0)
+	if isatest.GroupOf(lp, 0) != isatest.GroupOf(lp, 1) {
 		t.Error("two messages a clause: the first two loads should share one")
 	}
 }
@@ -122,14 +127,14 @@ func TestBifrostMessages(t *testing.T) {
 // with the 7th load waits for the oldest (here nothing in the block reads
 // the loads, so nothing else frees a slot).
 func TestBifrostScoreboard(t *testing.T) {
-	b := newProg(64)
+	b := isatest.NewProg(64)
 	for i := 0; i < 8; i++ {
-		b.arg(int32(i))
-		b.op(ir.OpLoadGlobal32, int32(20+i), 1, int32(i))
+		b.Arg(int32(i))
+		b.Op(ir.OpLoadGlobal32, int32(20+i), 1, int32(i))
 	}
-	lp := lower(t, b.p, "mali-g52", 0)
+	lp := isatest.Lower(t, b.P, "mali-g52", 0)
 	for i := int32(0); i < 8; i++ {
-		r := groupOf(lp, i).Reads
+		r := isatest.GroupOf(lp, i).Reads
 		var want []int32
 		if i >= 6 {
 			want = []int32{20 + i - 6}
@@ -138,23 +143,23 @@ func TestBifrostScoreboard(t *testing.T) {
 			t.Errorf("load %d waits on %v, want %v", i, r, want)
 		}
 	}
-	g := parseGPU(t, "base: mali-g52\nbifrost: {scoreboard_slots: 8}\n")
-	lp = lowerGPU(t, b.p, g, 0)
-	if r := groupOf(lp, 7).Reads; len(r) != 0 {
+	g := isatest.ParseGPU(t, "base: mali-g52\nbifrost: {scoreboard_slots: 8}\n")
+	lp = isatest.LowerGPU(t, b.P, g, 0)
+	if r := isatest.GroupOf(lp, 7).Reads; len(r) != 0 {
 		t.Errorf("8 slots: the 8th load waits on %v", r)
 	}
 	// Reading a load's result frees its slot: with the first result used
 	// before the 7th load, that load waits on the second.
-	b = newProg(64).konst(60)
+	b = isatest.NewProg(64).Konst(60)
 	for i := 0; i < 8; i++ {
-		b.arg(int32(i))
-		b.op(ir.OpLoadGlobal32, int32(20+i), 1, int32(i))
+		b.Arg(int32(i))
+		b.Op(ir.OpLoadGlobal32, int32(20+i), 1, int32(i))
 		if i == 1 {
-			b.op(ir.OpFAddF32, 50, 1, 20, 60)
+			b.Op(ir.OpFAddF32, 50, 1, 20, 60)
 		}
 	}
-	lp = lower(t, b.p, "mali-g52", 0)
-	if r := groupOf(lp, 8).Reads; len(r) != 1 || r[0] != 21 {
+	lp = isatest.Lower(t, b.P, "mali-g52", 0)
+	if r := isatest.GroupOf(lp, 8).Reads; len(r) != 1 || r[0] != 21 {
 		t.Errorf("after the first load's result is read, the 8th load waits on %v, want [21]", r)
 	}
 }
@@ -163,7 +168,7 @@ func TestBifrostScoreboard(t *testing.T) {
 // when the previous tuple's two results take the read/write port;
 // temporaries and the FMA result feeding the FADD do not count.
 func TestBifrostRegisterPorts(t *testing.T) {
-	g52 := mustGPU(t, "mali-g52")
+	g52 := isatest.MustGPU(t, "mali-g52")
 	tests := []struct {
 		name string
 		p    *ir.Program
@@ -171,26 +176,26 @@ func TestBifrostRegisterPorts(t *testing.T) {
 		want [][][]string
 	}{
 		{"4 registers do not fit a tuple",
-			newProg(64).op(ir.OpFAddF32, 40, 1, 0, 1).op(ir.OpFAddF32, 41, 1, 2, 3).p, "",
+			isatest.NewProg(64).Op(ir.OpFAddF32, 40, 1, 0, 1).Op(ir.OpFAddF32, 41, 1, 2, 3).P, "",
 			[][][]string{{{"i0", "-"}, {"i1", "b"}}}},
 		{"a register and a constant each: dual issue",
-			newProg(64).konst(60).op(ir.OpFAddF32, 40, 1, 0, 60).op(ir.OpFAddF32, 41, 1, 1, 60).op(ir.OpFAddF32, 42, 1, 2, 60).p, "",
+			isatest.NewProg(64).Konst(60).Op(ir.OpFAddF32, 40, 1, 0, 60).Op(ir.OpFAddF32, 41, 1, 1, 60).Op(ir.OpFAddF32, 42, 1, 2, 60).P, "",
 			[][][]string{{{"i0", "i1"}, {"i2", "b"}}}},
 		{"after two results only two reads: the two-register add takes both",
-			newProg(64).konst(60).op(ir.OpFAddF32, 40, 1, 0, 60).op(ir.OpFAddF32, 41, 1, 1, 60).op(ir.OpFAddF32, 42, 1, 2, 3).op(ir.OpFAddF32, 43, 1, 4, 60).p, "",
+			isatest.NewProg(64).Konst(60).Op(ir.OpFAddF32, 40, 1, 0, 60).Op(ir.OpFAddF32, 41, 1, 1, 60).Op(ir.OpFAddF32, 42, 1, 2, 3).Op(ir.OpFAddF32, 43, 1, 4, 60).P, "",
 			[][][]string{{{"i0", "i1"}, {"i2", "-"}, {"i3", "b"}}}},
 		{"temporaries and FMA→FADD: a chain of 4 adds over 5 registers",
-			newProg(64).op(ir.OpFAddF32, 40, 1, 0, 1).op(ir.OpFAddF32, 41, 1, 40, 2).op(ir.OpFAddF32, 42, 1, 41, 3).op(ir.OpFAddF32, 43, 1, 42, 4).p, "",
+			isatest.NewProg(64).Op(ir.OpFAddF32, 40, 1, 0, 1).Op(ir.OpFAddF32, 41, 1, 40, 2).Op(ir.OpFAddF32, 42, 1, 41, 3).Op(ir.OpFAddF32, 43, 1, 42, 4).P, "",
 			[][][]string{{{"i0", "i1"}, {"i2", "i3"}, {"-", "b"}}}},
 		{"one read port less: no dual issue after two results",
-			newProg(64).konst(60).op(ir.OpFAddF32, 40, 1, 0, 60).op(ir.OpFAddF32, 41, 1, 1, 60).op(ir.OpFAddF32, 42, 1, 2, 60).op(ir.OpFAddF32, 43, 1, 3, 60).p,
+			isatest.NewProg(64).Konst(60).Op(ir.OpFAddF32, 40, 1, 0, 60).Op(ir.OpFAddF32, 41, 1, 1, 60).Op(ir.OpFAddF32, 42, 1, 2, 60).Op(ir.OpFAddF32, 43, 1, 3, 60).P,
 			"base: mali-g52\nbifrost: {register_read_ports: 1}\n",
 			[][][]string{{{"i0", "i1"}, {"i2", "-"}, {"i3", "b"}}}},
 	}
 	for _, tt := range tests {
 		g := g52
 		if tt.gpu != "" {
-			g = parseGPU(t, tt.gpu)
+			g = isatest.ParseGPU(t, tt.gpu)
 		}
 		if got := tupleLayout(t, tt.p, g); fmt.Sprint(got) != fmt.Sprint(tt.want) {
 			t.Errorf("%s: %v, want %v", tt.name, got, tt.want)
@@ -213,16 +218,16 @@ func TestBifrostUniformPort(t *testing.T) {
 		{"a uniform and a constant", 62, 60, [][][]string{{{"i0", "-"}, {"i1", "b"}}}},
 	}
 	for _, tt := range tests {
-		b := newProg(64).konst(60, 61).arg(62, 63)
-		b.op(ir.OpFAddF32, 40, 1, 0, tt.k1).op(ir.OpFAddF32, 41, 1, 1, tt.k2)
-		if got := tupleLayout(t, b.p, mustGPU(t, "mali-g52")); fmt.Sprint(got) != fmt.Sprint(tt.want) {
+		b := isatest.NewProg(64).Konst(60, 61).Arg(62, 63)
+		b.Op(ir.OpFAddF32, 40, 1, 0, tt.k1).Op(ir.OpFAddF32, 41, 1, 1, tt.k2)
+		if got := tupleLayout(t, b.P, isatest.MustGPU(t, "mali-g52")); fmt.Sprint(got) != fmt.Sprint(tt.want) {
 			t.Errorf("%s: %v, want %v", tt.name, got, tt.want)
 		}
 	}
 	// fma(x, uniform, constant) alone still issues: the uniform comes from
 	// a register.
-	b := newProg(64).konst(60).arg(62).op(ir.OpFmaF32, 40, 1, 0, 62, 60)
-	if got := tupleLayout(t, b.p, mustGPU(t, "mali-g52")); fmt.Sprint(got) != fmt.Sprint([][][]string{{{"i0", "b"}}}) {
+	b := isatest.NewProg(64).Konst(60).Arg(62).Op(ir.OpFmaF32, 40, 1, 0, 62, 60)
+	if got := tupleLayout(t, b.P, isatest.MustGPU(t, "mali-g52")); fmt.Sprint(got) != fmt.Sprint([][][]string{{{"i0", "b"}}}) {
 		t.Errorf("fma with a uniform and a constant: %v", got)
 	}
 }
@@ -231,17 +236,28 @@ func TestBifrostUniformPort(t *testing.T) {
 // 128-bit quadwords: about 6 bytes per FP add once FMA+FADD pair them (seed
 // 000 §Shader Frontend measures 6-7).
 func TestBifrostCodeSize(t *testing.T) {
-	lp := lower(t, adds(newProg(2048).konst(2000), 512, 0, 1000, 2000).p, "mali-g52", 0)
+	lp := isatest.Lower(t, adds(isatest.NewProg(2048).Konst(2000), 512, 0, 1000, 2000).P, "mali-g52", 0)
 	per := float64(lp.CodeBytes) / 512
 	if per < 6 || per > 7 {
 		t.Errorf("%d B for 512 adds: %.2f B per add, want 6-7", lp.CodeBytes, per)
 	}
-	one := lower(t, newProg(8).op(ir.OpFAddF32, 4, 1, 0, 1).p, "mali-g52", 0)
+	one := isatest.Lower(t, isatest.NewProg(8).Op(ir.OpFAddF32, 4, 1, 0, 1).P, "mali-g52", 0)
 	if one.CodeBytes != 16+16 && one.CodeBytes != 16 {
 		t.Errorf("a 1-tuple clause takes %d B", one.CodeBytes)
 	}
-	full := lower(t, adds(newProg(128).konst(100), 16, 0, 40, 100).p, "mali-g52", 0)
+	full := isatest.Lower(t, adds(isatest.NewProg(128).Konst(100), 16, 0, 40, 100).P, "mali-g52", 0)
 	if c := full.Blocks[0].Groups[0]; c.Tuples != 8 || c.CodeBytes != 96 {
 		t.Errorf("8-tuple clause with one constant: %d tuples, %d B; want 96 (669+60 bits in 6 quadwords)", c.Tuples, c.CodeBytes)
 	}
+}
+
+// tupleLayout lowers p and returns, per clause of block 0, per tuple, the
+// instruction in each pipe's slot ("-" empty, "b" the branch, "i<N>").
+func tupleLayout(t testing.TB, p *ir.Program, g *arch.GPU) [][][]string {
+	t.Helper()
+	var out [][][]string
+	bifrost.WatchClauses(func(clause [][]string) { out = append(out, clause) })
+	defer bifrost.WatchClauses(nil)
+	isatest.LowerGPU(t, p, g, 0)
+	return out
 }
