@@ -104,7 +104,7 @@ func init() {
 	}
 }
 
-func isBifrost(g *arch.GPU) bool { return g.Family == arch.Bifrost }
+func isBifrost(g *arch.GPU) bool { return g.Bifrost != nil }
 
 var icache = &Test{
 	Name:    "icache",

@@ -68,8 +68,8 @@ type Device struct {
 	clock deviceClock
 }
 
-// driverProfile is what a family's vendor driver says about itself: the
-// strings, and how it counts compute units.
+// driverProfile is what a vendor's driver says about itself: the strings,
+// and how it counts compute units.
 type driverProfile struct {
 	vendor   string
 	vendorID uint32
@@ -81,6 +81,9 @@ type driverProfile struct {
 	// clusterUnits: CL_DEVICE_MAX_COMPUTE_UNITS counts clusters (Adreno
 	// SPs), not cores (uSPTPs).
 	clusterUnits bool
+	// namePrefix starts every device name ("PowerVR Rogue "); trademark
+	// is a product word the driver spells with (TM) ("Adreno").
+	namePrefix, trademark string
 }
 
 // The vendor drivers' self-descriptions. The vendor IDs are the vendors'
@@ -92,15 +95,16 @@ type driverProfile struct {
 // implements. Adreno drivers count SPs, not uSPTPs, as compute units
 // (cores_per_cluster uSPTPs make one SP: seed 004 §What's a Shader
 // Processor?).
-var driverProfiles = map[arch.Family]driverProfile{
-	arch.Midgard: {vendor: "ARM", vendorID: 0x13B5, name: "%s", version: "pocketgpu Mali"},
-	arch.Bifrost: {vendor: "ARM", vendorID: 0x13B5, name: "%s", version: "pocketgpu Mali"},
-	arch.Adreno:  {vendor: "QUALCOMM", vendorID: 0x5143, name: "QUALCOMM %s", version: "pocketgpu Adreno(TM)", clusterUnits: true},
-	arch.Rogue:   {vendor: "Imagination Technologies", vendorID: 0x1010, name: "%s", version: "pocketgpu PowerVR Rogue"},
+// The profiles are keyed by the description's vendor: a driver describes
+// every GPU of its vendor alike.
+var driverProfiles = map[string]driverProfile{
+	"arm":         {vendor: "ARM", vendorID: 0x13B5, name: "%s", version: "pocketgpu Mali"},
+	"qualcomm":    {vendor: "QUALCOMM", vendorID: 0x5143, name: "QUALCOMM %s", version: "pocketgpu Adreno(TM)", clusterUnits: true, trademark: "Adreno"},
+	"imagination": {vendor: "Imagination Technologies", vendorID: 0x1010, name: "%s", version: "pocketgpu PowerVR Rogue", namePrefix: "PowerVR Rogue "},
 }
 
 func driverOf(g *arch.GPU) driverProfile {
-	if p, ok := driverProfiles[g.Family]; ok {
+	if p, ok := driverProfiles[g.Vendor]; ok {
 		return p
 	}
 	return driverProfile{vendor: "pocketgpu", name: "%s", version: "pocketgpu"}
@@ -117,14 +121,14 @@ func (d *Device) Name() string {
 	for _, v := range []string{"Arm ", "ARM ", "Qualcomm ", "Imagination ", "PowerVR Rogue "} {
 		name = strings.TrimPrefix(name, v)
 	}
-	if d.GPU.Family == arch.Rogue && !strings.HasPrefix(name, "PowerVR") {
-		name = "PowerVR Rogue " + name
+	if p := d.driver.namePrefix; p != "" && !strings.HasPrefix(name, strings.Fields(p)[0]) {
+		name = p + name
 	}
 	if name == "" {
 		name = d.GPU.ID
 	}
-	if d.GPU.Family == arch.Adreno && !strings.Contains(name, "(TM)") {
-		name = strings.Replace(name, "Adreno", "Adreno(TM)", 1)
+	if tm := d.driver.trademark; tm != "" && !strings.Contains(name, "(TM)") {
+		name = strings.Replace(name, tm, tm+"(TM)", 1)
 	}
 	return fmt.Sprintf(d.driver.name, name)
 }

@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"errors"
 
-	"github.com/pocketgpu/pocketgpu/arch"
 )
 
 // ErrInvalidValue is CL_INVALID_VALUE: a param_name the platform does not
@@ -200,9 +199,9 @@ func (d *Device) DeviceInfo(param uint32, platform uint64) ([]byte, error) {
 }
 
 // vectorWidth answers the PREFERRED_VECTOR_WIDTH queries. Midgard's
-// arithmetic units are 128-bit vec4 VLIW (assumed in its preset, from
-// Mesa's Panfrost Midgard compiler), so a 128-bit vector of each type is
-// preferred; the other families issue scalar instructions per thread, with
+// arithmetic units are vec4 VLIW over midgard.work_register_bits (128), so
+// a vector of each type filling a work register is preferred; the other
+// families issue scalar instructions per thread, with
 // two halves packed in one 32-bit lane where fp16 runs at double rate.
 // Doubles: 0 without fp64.
 func (d *Device) vectorWidth(param uint32) uint32 {
@@ -216,8 +215,8 @@ func (d *Device) vectorWidth(param uint32) uint32 {
 			return 0
 		}
 	}
-	if d.GPU.Family == arch.Midgard {
-		return 128 / bits
+	if m := d.GPU.Midgard; m != nil {
+		return uint32(m.WorkRegisterBits) / bits
 	}
 	if param == 0x1034 {
 		if op, _ := d.GPU.Op("fp16_mad"); op.Pack > 1 {

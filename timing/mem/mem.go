@@ -205,7 +205,7 @@ func New(g *arch.GPU) *Hierarchy {
 		}
 	}
 
-	if g.Family == arch.Rogue && g.Rogue != nil {
+	if g.Rogue != nil {
 		p.sequential = true
 		p.burst = g.Rogue.BurstBytes
 	}
