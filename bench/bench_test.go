@@ -11,8 +11,8 @@ import (
 	"testing"
 
 	"github.com/pocketgpu/pocketgpu/arch"
+	"github.com/pocketgpu/pocketgpu/device"
 	"github.com/pocketgpu/pocketgpu/kernel"
-	"github.com/pocketgpu/pocketgpu/spirv"
 )
 
 func lookupGPU(t testing.TB, id string) *arch.GPU {
@@ -88,13 +88,9 @@ func TestKernelsLoad(t *testing.T) {
 
 func entryPoints(t *testing.T, spv []byte) []string {
 	t.Helper()
-	m, err := spirv.Decode(spv)
+	out, err := device.EntryPoints(spv)
 	if err != nil {
 		t.Fatal(err)
-	}
-	var out []string
-	for _, e := range m.EntryPoints {
-		out = append(out, e.Name)
 	}
 	return out
 }

@@ -5,8 +5,6 @@ import (
 
 	"github.com/pocketgpu/pocketgpu/arch"
 	"github.com/pocketgpu/pocketgpu/device"
-	"github.com/pocketgpu/pocketgpu/emu"
-	"github.com/pocketgpu/pocketgpu/ir"
 	"github.com/pocketgpu/pocketgpu/kernel"
 )
 
@@ -41,7 +39,7 @@ func (c *ctx) kernel(file, entry string) (*device.Kernel, error) {
 	if err != nil {
 		return nil, err
 	}
-	k, err := c.dev.Load(spv, entry, ir.Options{})
+	k, err := c.dev.Load(spv, entry, device.LoadOptions{})
 	if err != nil {
 		return nil, fmt.Errorf("kernel %s in %s: %w", entry, file, err)
 	}
@@ -152,11 +150,9 @@ func (l *launch) free() {
 	}
 	l.freed = true
 	for _, b := range l.bound.Buffers {
-		if b != nil {
-			l.c.dev.Mem.Free(b)
-		}
+		l.c.dev.Free(b)
 	}
 }
 
 // buffer is argument i's memory.
-func (l *launch) buffer(i int) *emu.Buffer { return l.bound.Buffers[i] }
+func (l *launch) buffer(i int) *device.Buffer { return l.bound.Buffers[i] }

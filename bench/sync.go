@@ -101,7 +101,7 @@ func init() {
 func (c *ctx) handoff(l *launch, counter, roundsArg, n int) (float64, error) {
 	run := func(rounds int) (float64, error) {
 		if counter >= 0 {
-			clear(l.buffer(counter).Data)
+			clear(l.buffer(counter).Bytes())
 		}
 		if err := l.set(roundsArg, fmt.Sprintf("u32:%d", rounds)); err != nil {
 			return 0, err

@@ -9,7 +9,6 @@ import (
 
 	"github.com/pocketgpu/pocketgpu/arch"
 	"github.com/pocketgpu/pocketgpu/internal/corpus"
-	"github.com/pocketgpu/pocketgpu/ir"
 	"github.com/pocketgpu/pocketgpu/kernel"
 )
 
@@ -35,7 +34,7 @@ func BenchmarkFunctional(b *testing.B) {
 			b.Run(gpu+"/"+bc.name, func(b *testing.B) {
 				c, _ := corpus.Lookup(bc.name)
 				dev := Open(g)
-				k, err := dev.Load(c.SPIRV, c.Entry, ir.Options{})
+				k, err := dev.Load(c.SPIRV, c.Entry, LoadOptions{})
 				if err != nil {
 					b.Fatal(err)
 				}

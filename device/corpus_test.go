@@ -7,7 +7,6 @@ import (
 
 	"github.com/pocketgpu/pocketgpu/arch"
 	"github.com/pocketgpu/pocketgpu/internal/corpus"
-	"github.com/pocketgpu/pocketgpu/ir"
 	"github.com/pocketgpu/pocketgpu/kernel"
 )
 
@@ -34,7 +33,7 @@ func runCase(t *testing.T, g *arch.GPU, c corpus.Case, width int) {
 		t.Skip("no prebuilt SPIR-V")
 	}
 	dev := Open(g)
-	k, err := dev.Load(c.SPIRV, c.Entry, ir.Options{})
+	k, err := dev.Load(c.SPIRV, c.Entry, LoadOptions{})
 	if err != nil {
 		t.Fatalf("load: %v", err)
 	}
@@ -67,7 +66,7 @@ func runCase(t *testing.T, g *arch.GPU, c corpus.Case, width int) {
 		t.Fatal(err)
 	}
 	for _, o := range c.Outputs {
-		if err := corpus.Compare(c, o, bound.Buffers[o].Data, want[o]); err != nil {
+		if err := corpus.Compare(c, o, bound.Buffers[o].Bytes(), want[o]); err != nil {
 			t.Errorf("warp width %d: argument %d: %v", res.WarpWidth, o, err)
 		}
 	}

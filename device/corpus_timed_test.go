@@ -6,7 +6,6 @@ import (
 
 	"github.com/pocketgpu/pocketgpu/arch"
 	"github.com/pocketgpu/pocketgpu/internal/corpus"
-	"github.com/pocketgpu/pocketgpu/ir"
 )
 
 // TestCorpusTimedEqual runs every corpus kernel under Dispatch and under
@@ -24,7 +23,7 @@ func TestCorpusTimedEqual(t *testing.T) {
 					t.Skip("no prebuilt SPIR-V")
 				}
 				dev := Open(g)
-				k, err := dev.Load(c.SPIRV, c.Entry, ir.Options{})
+				k, err := dev.Load(c.SPIRV, c.Entry, LoadOptions{})
 				if err != nil {
 					t.Fatalf("load: %v", err)
 				}
@@ -59,7 +58,7 @@ func TestCorpusTimedEqual(t *testing.T) {
 					if b == nil {
 						continue
 					}
-					if !bytes.Equal(b.Data, tb.Buffers[i].Data) {
+					if !bytes.Equal(b.Bytes(), tb.Buffers[i].Bytes()) {
 						t.Errorf("argument %d: buffers differ between Dispatch and Time", i)
 					}
 				}

@@ -21,100 +21,16 @@ import (
 // Device is an opened GPU with its memory.
 type Device struct {
 	GPU *arch.GPU
-	Mem *emu.Memory
 	// Printf receives kernels' printf output (nil discards it).
 	Printf io.Writer
 
+	gmem *emu.Memory
 	hier *mem.Hierarchy
 }
 
 // Open returns a device for g.
 func Open(g *arch.GPU) *Device {
-	return &Device{GPU: g, Mem: emu.NewMemory()}
-}
-
-// Buffer is device memory.
-type Buffer struct {
-	*emu.Buffer
-}
-
-// Alloc allocates a zeroed buffer.
-func (d *Device) Alloc(size int, name string) *Buffer {
-	return &Buffer{d.Mem.Alloc(size, name, false)}
-}
-
-// AllocFrom allocates a buffer holding a copy of data.
-func (d *Device) AllocFrom(data []byte, name string) *Buffer {
-	b := d.Alloc(len(data), name)
-	copy(b.Data, data)
-	return b
-}
-
-// Free releases a buffer.
-func (d *Device) Free(b *Buffer) { d.Mem.Free(b.Buffer) }
-
-// Bytes is the buffer's contents (the device shares host memory: reading
-// it is the read-back).
-func (b *Buffer) Bytes() []byte { return b.Data }
-
-// ImageFormat is an image's channel count (R, RG, RGB, RGBA) and type.
-type ImageFormat struct {
-	Channels int
-	Type     emu.ChannelType
-}
-
-// Image is a device image.
-type Image = emu.Image
-
-// NewImage allocates an image (1D buffer, 2D or 3D) and copies data into it
-// when given; data is tightly packed rows.
-func (d *Device) NewImage(dim spirv.Dim, w, h, depth int, f ImageFormat, data []byte, name string) (*Image, error) {
-	if f.Channels < 1 || f.Channels > 4 {
-		return nil, fmt.Errorf("image %s: %d channels (1 to 4 are possible)", name, f.Channels)
-	}
-	if w < 1 || h < 1 || depth < 1 {
-		return nil, fmt.Errorf("image %s: size %dx%dx%d", name, w, h, depth)
-	}
-	img := &Image{Dim: dim, Width: w, Height: h, Depth: depth, Channels: f.Channels, Type: f.Type}
-	img.RowPitch = w * img.TexelBytes()
-	img.SlicePitch = img.RowPitch * h
-	size := img.SlicePitch * depth
-	if data != nil && len(data) != size {
-		return nil, fmt.Errorf("image %s: %d bytes of data for a %dx%dx%d image of %d-byte texels (%d bytes)", name, len(data), w, h, depth, img.TexelBytes(), size)
-	}
-	img.Buf = d.Mem.Alloc(size, name, false)
-	copy(img.Buf.Data, data)
-	return img, nil
-}
-
-// Kernel is a loaded entry point.
-type Kernel struct {
-	Module *spirv.Module
-	IR     *ir.Program
-	Prog   *emu.Program
-	// Regs is the estimated 32-bit registers per thread.
-	Regs int
-	// Name is the entry point's name; Source where it came from.
-	Name, Source string
-}
-
-// Load decodes SPIR-V and lowers one entry point ("" if there is one).
-func (d *Device) Load(spv []byte, entry string, opt ir.Options) (*Kernel, error) {
-	m, err := spirv.Decode(spv)
-	if err != nil {
-		return nil, err
-	}
-	return d.LoadModule(m, entry, opt)
-}
-
-// LoadModule lowers one entry point of a decoded module.
-func (d *Device) LoadModule(m *spirv.Module, entry string, opt ir.Options) (*Kernel, error) {
-	ep, err := emu.Load(m, entry, opt)
-	if err != nil {
-		return nil, err
-	}
-	p := ep.Program
-	return &Kernel{Module: m, IR: p, Prog: ep, Regs: p.Registers(), Name: p.Entry}, nil
+	return &Device{GPU: g, gmem: emu.NewMemory()}
 }
 
 // ArgKind is what an Arg binds.
@@ -129,6 +45,9 @@ const (
 )
 
 func (k ArgKind) String() string {
+	if k > ArgSampler {
+		return fmt.Sprintf("argument kind %d", uint8(k))
+	}
 	return [...]string{"a buffer", "a value", "local memory", "an image", "a sampler"}[k]
 }
 
@@ -166,27 +85,48 @@ type NDRange struct {
 	Offset [3]int
 }
 
+// Unlimited as Options.MaxWarpInsts lets a run go on until it finishes or
+// its context stops it: no budget and no stall check.
+const Unlimited = emu.Unlimited
+
+// ErrStopped is wrapped by the error of a run its context stopped (with
+// the context's cause). It is the executor's own sentinel, so it also
+// matches runs stopped elsewhere in the simulator (gfx's frames).
+var ErrStopped = emu.ErrStopped
+
+// ErrBudget is wrapped by the error of a run that spent its
+// warp-instruction budget, or that the stall check stopped.
+var ErrBudget = emu.ErrBudget
+
 // Options tune a dispatch.
 type Options struct {
 	// WarpWidth overrides the width the GPU's occupancy rules pick.
 	WarpWidth int
 	// MaxWarpInsts bounds the run (0: no bound, but a run in which no
 	// work-group finishes for about 30 s of simulation is stopped;
-	// emu.Unlimited: neither).
+	// Unlimited: neither).
 	MaxWarpInsts uint64
 	// Context, when set, stops the run when done: Dispatch and Time then
 	// return what ran so far, marked Partial, with an error wrapping
-	// emu.ErrStopped and the context's cause.
+	// ErrStopped and the context's cause.
 	Context context.Context
 	// Progress, when set, is called at most every 100 ms during the run
 	// and once at its end.
-	Progress func(emu.Progress)
+	Progress func(Progress)
+}
+
+// Progress is how far a run has got.
+type Progress struct {
+	GroupsDone, Groups int
+	WarpInsts          uint64
+	// Cycles is the simulated time so far (timed runs; 0 when functional).
+	Cycles float64
 }
 
 // ArgError is an argument that does not fit the kernel's parameter.
 type ArgError struct {
 	Index int
-	Param ir.Param
+	Param Param
 	Msg   string
 }
 
@@ -195,7 +135,11 @@ func (e *ArgError) Error() string {
 	if name == "" {
 		name = "unnamed"
 	}
-	return fmt.Sprintf("argument %d (%s, %s): %s", e.Index, name, describeParam(e.Param), e.Msg)
+	return fmt.Sprintf("argument %d (%s, %s): %s", e.Index, name, e.Param, e.Msg)
+}
+
+func argError(i int, p ir.Param, msg string) *ArgError {
+	return &ArgError{Index: i, Param: paramOf(p), Msg: msg}
 }
 
 // LaunchError is an NDRange the GPU or the kernel does not accept.
@@ -203,29 +147,18 @@ type LaunchError struct{ Msg string }
 
 func (e *LaunchError) Error() string { return e.Msg }
 
-func describeParam(p ir.Param) string {
-	switch p.Kind {
-	case ir.ParamGlobal:
-		return fmt.Sprintf("a global buffer of %s", p.Elem)
-	case ir.ParamConstant:
-		return fmt.Sprintf("a constant buffer of %s", p.Elem)
-	case ir.ParamLocal:
-		return fmt.Sprintf("a __local %s pointer", p.Elem)
-	case ir.ParamValue:
-		return fmt.Sprintf("a %s value of %d bytes", p.Type, p.Type.Size)
-	case ir.ParamImage:
-		return "an image"
-	case ir.ParamSampler:
-		return "a sampler"
-	case ir.ParamPushConstant:
-		return fmt.Sprintf("push constants of %d bytes", p.Elem.Size)
-	}
-	return p.Kind.String()
+// Stats counts what a dispatch ran.
+type Stats struct {
+	WorkGroups  uint64
+	Warps       uint64
+	WarpInsts   uint64
+	ThreadInsts uint64
+	Blocks      uint64
 }
 
 // Result is what a dispatch did.
 type Result struct {
-	Stats     emu.Stats
+	Stats     Stats
 	WarpWidth int
 	Local     [3]int
 	Groups    [3]int
@@ -237,28 +170,34 @@ type Result struct {
 	Partial bool
 }
 
-// Plan is a validated launch, ready to run functionally or under a timing
-// model.
+// Plan is a validated launch with its arguments bound, ready to run
+// functionally or under a timing model.
 type Plan struct {
-	Dispatch  *emu.Dispatch
 	Kernel    *Kernel
 	Occupancy arch.Occupancy
+	dispatch  *emu.Dispatch
 	consts    *emu.Buffer
 	dev       *Device
 }
 
 // Prepare validates a launch and binds its arguments.
 func (d *Device) Prepare(k *Kernel, nd NDRange, args []Arg, opt Options) (*Plan, error) {
-	p := k.IR
+	p := k.program()
 	if len(args) != len(p.Params) {
-		return nil, &LaunchError{fmt.Sprintf("kernel %s takes %d arguments, %d given%s", k.Name, len(p.Params), len(args), listParams(p))}
+		return nil, &LaunchError{fmt.Sprintf("kernel %s takes %d arguments, %d given%s", k.Name, len(p.Params), len(args), listParams(k.params))}
 	}
 	if err := d.resolveLocal(k, &nd); err != nil {
 		return nil, err
 	}
 	g := d.GPU
-	ed := &emu.Dispatch{Prog: k.Prog, Mem: d.Mem, Dims: nd.Dims, Global: nd.Global, Local: nd.Local, Offset: nd.Offset,
-		Printf: d.Printf, MaxWarpInsts: opt.MaxWarpInsts, Window: 4, Ctx: opt.Context, Progress: opt.Progress}
+	var progress func(emu.Progress)
+	if f := opt.Progress; f != nil {
+		progress = func(p emu.Progress) {
+			f(Progress{GroupsDone: p.GroupsDone, Groups: p.Groups, WarpInsts: p.WarpInsts, Cycles: p.Cycles})
+		}
+	}
+	ed := &emu.Dispatch{Prog: k.prog, Mem: d.gmem, Dims: nd.Dims, Global: nd.Global, Local: nd.Local, Offset: nd.Offset,
+		Printf: d.Printf, MaxWarpInsts: opt.MaxWarpInsts, Window: 4, Ctx: opt.Context, Progress: progress}
 	local := p.LocalBytes
 	for i, a := range args {
 		pv, extra, err := d.bind(i, p.Params[i], a, ed)
@@ -281,9 +220,9 @@ func (d *Device) Prepare(k *Kernel, nd NDRange, args []Arg, opt Options) (*Plan,
 	if opt.WarpWidth > 0 {
 		ed.Width = opt.WarpWidth
 	}
-	plan := &Plan{Dispatch: ed, Kernel: k, Occupancy: occ, dev: d}
+	plan := &Plan{dispatch: ed, Kernel: k, Occupancy: occ, dev: d}
 	if len(p.ConstData) > 0 {
-		plan.consts = d.Mem.Alloc(len(p.ConstData), k.Name+" constants", true)
+		plan.consts = d.gmem.Alloc(len(p.ConstData), k.Name+" constants", true)
 		copy(plan.consts.Data, p.ConstData)
 		ed.ConstBase = plan.consts.Base
 	}
@@ -297,7 +236,7 @@ func (d *Device) Prepare(k *Kernel, nd NDRange, args []Arg, opt Options) (*Plan,
 // Close frees what the plan allocated.
 func (pl *Plan) Close() {
 	if pl.consts != nil {
-		pl.dev.Mem.Free(pl.consts)
+		pl.dev.gmem.Free(pl.consts)
 		pl.consts = nil
 	}
 }
@@ -310,42 +249,26 @@ func (d *Device) Dispatch(k *Kernel, nd NDRange, args []Arg, opt Options) (*Resu
 	}
 	defer plan.Close()
 	start := time.Now()
-	err = plan.Dispatch.Run()
+	err = plan.dispatch.Run()
 	res := plan.result()
 	res.Seconds = time.Since(start).Seconds()
-	res.Partial = errors.Is(err, emu.ErrStopped)
+	res.Partial = errors.Is(err, ErrStopped)
 	return res, err
 }
 
 func (pl *Plan) result() *Result {
-	ed := pl.Dispatch
-	return &Result{Stats: ed.Stats, WarpWidth: ed.Width, Local: ed.Local, Groups: ed.Groups(), Occupancy: pl.Occupancy}
+	ed := pl.dispatch
+	s := ed.Stats
+	return &Result{Stats: Stats{WorkGroups: s.WorkGroups, Warps: s.Warps, WarpInsts: s.WarpInsts, ThreadInsts: s.ThreadInsts, Blocks: s.Blocks},
+		WarpWidth: ed.Width, Local: ed.Local, Groups: ed.Groups(), Occupancy: pl.Occupancy}
 }
 
 // Result reports what the plan's dispatch has done so far.
 func (pl *Plan) Result() *Result { return pl.result() }
 
-func listParams(p *ir.Program) string {
-	if len(p.Params) == 0 {
-		return ""
-	}
-	s := ": "
-	for i, par := range p.Params {
-		if i > 0 {
-			s += ", "
-		}
-		name := par.Name
-		if name == "" {
-			name = fmt.Sprintf("#%d", i)
-		}
-		s += name + " (" + describeParam(par) + ")"
-	}
-	return s
-}
-
 // resolveLocal checks or chooses the work-group size.
 func (d *Device) resolveLocal(k *Kernel, nd *NDRange) error {
-	p := k.IR
+	p := k.program()
 	if nd.Dims == 0 {
 		nd.Dims = 1
 		for i := 1; i < 3; i++ {
@@ -410,7 +333,7 @@ func (d *Device) resolveLocal(k *Kernel, nd *NDRange) error {
 // memory the argument adds.
 func (d *Device) bind(i int, par ir.Param, a Arg, ed *emu.Dispatch) (emu.ParamValue, int, error) {
 	bad := func(format string, args ...any) (emu.ParamValue, int, error) {
-		return emu.ParamValue{}, 0, &ArgError{Index: i, Param: par, Msg: fmt.Sprintf(format, args...)}
+		return emu.ParamValue{}, 0, argError(i, par, fmt.Sprintf(format, args...))
 	}
 	switch par.Kind {
 	case ir.ParamGlobal, ir.ParamConstant:
@@ -422,10 +345,13 @@ func (d *Device) bind(i int, par ir.Param, a Arg, ed *emu.Dispatch) (emu.ParamVa
 			// faults if the kernel uses it (no buffer is mapped at 0).
 			return emu.ParamValue{Slots: []uint64{0}}, 0, nil
 		}
-		return emu.ParamValue{Slots: []uint64{a.Buffer.Base}}, 0, nil
+		if a.Buffer.b == nil {
+			return bad("a Buffer that was not allocated (use Device.Alloc)")
+		}
+		return emu.ParamValue{Slots: []uint64{a.Buffer.b.Base}}, 0, nil
 	case ir.ParamPushConstant:
-		if a.Kind == ArgBuffer && a.Buffer != nil {
-			return emu.ParamValue{Slots: []uint64{a.Buffer.Base}}, 0, nil
+		if a.Kind == ArgBuffer && a.Buffer != nil && a.Buffer.b != nil {
+			return emu.ParamValue{Slots: []uint64{a.Buffer.b.Base}}, 0, nil
 		}
 		if a.Kind != ArgValue {
 			return bad("got %s", a.Kind)
@@ -433,7 +359,7 @@ func (d *Device) bind(i int, par ir.Param, a Arg, ed *emu.Dispatch) (emu.ParamVa
 		if len(a.Value) < par.Elem.Size {
 			return bad("%d bytes given", len(a.Value))
 		}
-		b := d.Mem.Alloc(len(a.Value), "push constants", true)
+		b := d.gmem.Alloc(len(a.Value), "push constants", true)
 		copy(b.Data, a.Value)
 		return emu.ParamValue{Slots: []uint64{b.Base}}, 0, nil
 	case ir.ParamLocal:
@@ -462,10 +388,10 @@ func (d *Device) bind(i int, par ir.Param, a Arg, ed *emu.Dispatch) (emu.ParamVa
 		}
 		return emu.ParamValue{Slots: slots}, 0, nil
 	case ir.ParamImage:
-		if a.Kind != ArgImage || a.Image == nil {
+		if a.Kind != ArgImage || a.Image == nil || a.Image.img == nil {
 			return bad("got %s", a.Kind)
 		}
-		ed.Images = append(ed.Images, a.Image)
+		ed.Images = append(ed.Images, a.Image.img)
 		h := uint64(len(ed.Images) - 1)
 		if par.Type.Elem != nil && par.Type.Elem.Kind == ir.KindSampledImage {
 			return emu.ParamValue{Slots: []uint64{h, emu.VulkanSampler}}, 0, nil
@@ -499,5 +425,5 @@ func IsUserError(err error) bool {
 	var fe *emu.Fault
 	var ke *emu.KernelError
 	return errors.As(err, &de) || errors.As(err, &ie) || errors.As(err, &ae) || errors.As(err, &le) ||
-		errors.As(err, &fe) || errors.As(err, &ke) || errors.Is(err, emu.ErrBudget)
+		errors.As(err, &fe) || errors.As(err, &ke) || errors.Is(err, ErrBudget)
 }

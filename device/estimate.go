@@ -4,7 +4,6 @@ import (
 	"container/heap"
 	"math"
 
-	"github.com/pocketgpu/pocketgpu/emu"
 	"github.com/pocketgpu/pocketgpu/ir"
 )
 
@@ -14,7 +13,7 @@ type Estimate struct {
 	// MinWarpInsts is the fewest warp instructions the launch can take:
 	// every warp down the kernel's shortest path from entry to return.
 	MinWarpInsts uint64
-	// Budget is the warp-instruction budget the run will have (emu.Unlimited
+	// Budget is the warp-instruction budget the run will have (Unlimited
 	// when none was set: then only a stall stops it).
 	Budget uint64
 	// MinSeconds is MinWarpInsts at the simulator's measured rates
@@ -39,11 +38,11 @@ func (d *Device) Estimate(k *Kernel, nd NDRange, args []Arg, opt Options) (*Esti
 		return nil, err
 	}
 	defer plan.Close()
-	ed := plan.Dispatch
+	ed := plan.dispatch
 	e := &Estimate{WorkGroups: uint64(ed.NumGroups()), Budget: ed.Budget()}
 	e.WorkItems = e.WorkGroups * uint64(ed.WorkGroupSize())
 	e.Warps = e.WorkGroups * uint64(ed.WarpsPerGroup())
-	path := shortestPath(k.IR)
+	path := shortestPath(k.program())
 	if path > 0 && e.Warps > math.MaxUint64/path {
 		e.MinWarpInsts = math.MaxUint64
 	} else {
@@ -54,7 +53,7 @@ func (d *Device) Estimate(k *Kernel, nd NDRange, args []Arg, opt Options) (*Esti
 }
 
 // OverBudget reports whether the launch cannot finish within its budget.
-func (e *Estimate) OverBudget() bool { return e.Budget != emu.Unlimited && e.MinWarpInsts > e.Budget }
+func (e *Estimate) OverBudget() bool { return e.Budget != Unlimited && e.MinWarpInsts > e.Budget }
 
 // shortestPath is the fewest instructions a work-item runs from the entry
 // block to a return (Dijkstra over the blocks, each weighing its code and

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/pocketgpu/pocketgpu/arch"
-	"github.com/pocketgpu/pocketgpu/ir"
 	"github.com/pocketgpu/pocketgpu/kernel"
 )
 
@@ -33,7 +32,7 @@ func TestDriverPipelineReachesFMAPeak(t *testing.T) {
 			t.Fatal(err)
 		}
 		dev := Open(g)
-		k, err := dev.Load(spv, "", ir.Options{})
+		k, err := dev.Load(spv, "", LoadOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}

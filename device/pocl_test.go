@@ -7,7 +7,6 @@ import (
 	"github.com/pocketgpu/pocketgpu/arch"
 	"github.com/pocketgpu/pocketgpu/internal/corpus"
 	"github.com/pocketgpu/pocketgpu/internal/oclref"
-	"github.com/pocketgpu/pocketgpu/ir"
 )
 
 // TestPoCLDifferential runs each OpenCL corpus kernel through PoCL (from
@@ -36,7 +35,7 @@ func TestPoCLDifferential(t *testing.T) {
 					t.Fatalf("PoCL: %v", err)
 				}
 				dev := Open(g)
-				k, err := dev.Load(c.SPIRV, c.Entry, ir.Options{})
+				k, err := dev.Load(c.SPIRV, c.Entry, LoadOptions{})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -60,7 +59,7 @@ func TestPoCLDifferential(t *testing.T) {
 					if b == nil || ref.Args[i] == nil {
 						continue
 					}
-					if err := corpus.Compare(c, i, b.Data, ref.Args[i]); err != nil {
+					if err := corpus.Compare(c, i, b.Bytes(), ref.Args[i]); err != nil {
 						t.Errorf("argument %d differs from PoCL: %v", i, err)
 					}
 				}

@@ -9,8 +9,6 @@ import (
 	"time"
 
 	"github.com/pocketgpu/pocketgpu/arch"
-	"github.com/pocketgpu/pocketgpu/emu"
-	"github.com/pocketgpu/pocketgpu/ir"
 )
 
 func loadTestKernel(t *testing.T, dev *Device, file string) *Kernel {
@@ -19,7 +17,7 @@ func loadTestKernel(t *testing.T, dev *Device, file string) *Kernel {
 	if err != nil {
 		t.Fatal(err)
 	}
-	k, err := dev.Load(spv, "", ir.Options{})
+	k, err := dev.Load(spv, "", LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,8 +50,8 @@ func TestCancelReturnsPartial(t *testing.T) {
 		args := []Arg{BufferArg(out), ValueArg([]byte{0, 0, 1, 0}), ValueArg([]byte{0, 0, 128, 63})} // 65536 iterations, m = 1
 		ctx, cancel := context.WithCancelCause(context.Background())
 		cause := errors.New("user pressed Ctrl-C")
-		var seen []emu.Progress
-		opt := Options{Context: ctx, Progress: func(p emu.Progress) {
+		var seen []Progress
+		opt := Options{Context: ctx, Progress: func(p Progress) {
 			seen = append(seen, p)
 			if p.WarpInsts > 0 && len(seen) == 2 {
 				cancel(cause)
@@ -61,7 +59,7 @@ func TestCancelReturnsPartial(t *testing.T) {
 		}}
 		start := time.Now()
 		res, err := runWith(dev, k, NDRange{Dims: 1, Global: [3]int{65536, 1, 1}, Local: [3]int{64, 1, 1}}, args, opt, timed)
-		if !errors.Is(err, emu.ErrStopped) || !errors.Is(err, cause) {
+		if !errors.Is(err, ErrStopped) || !errors.Is(err, cause) {
 			t.Fatalf("timed %v: error %v, want ErrStopped wrapping the cause", timed, err)
 		}
 		if res == nil || !res.Partial || res.Stats.WarpInsts == 0 {
@@ -85,9 +83,9 @@ func TestProgressReachesEnd(t *testing.T) {
 		k := loadTestKernel(t, dev, "madloop.spv")
 		out := dev.Alloc(4*4096, "out")
 		args := []Arg{BufferArg(out), ValueArg([]byte{64, 0, 0, 0}), ValueArg([]byte{0, 0, 128, 63})}
-		var seen []emu.Progress
+		var seen []Progress
 		res, err := runWith(dev, k, NDRange{Dims: 1, Global: [3]int{4096, 1, 1}, Local: [3]int{64, 1, 1}}, args,
-			Options{Progress: func(p emu.Progress) { seen = append(seen, p) }}, timed)
+			Options{Progress: func(p Progress) { seen = append(seen, p) }}, timed)
 		if err != nil || res.Partial {
 			t.Fatalf("timed %v: %v, partial %v", timed, err, res.Partial)
 		}
@@ -114,7 +112,7 @@ func TestBudgetNamesTheLoop(t *testing.T) {
 		k := loadTestKernel(t, dev, "spin.spv")
 		flag := dev.Alloc(4, "flag")
 		_, err := runWith(dev, k, NDRange{Dims: 1, Global: [3]int{1, 1, 1}}, []Arg{BufferArg(flag)}, Options{MaxWarpInsts: 100000}, timed)
-		if !errors.Is(err, emu.ErrBudget) {
+		if !errors.Is(err, ErrBudget) {
 			t.Fatalf("timed %v: %v, want ErrBudget", timed, err)
 		}
 		for _, want := range []string{"within 100000 warp instructions", "it was running block %", "in 1 loop", "SPIR-V word"} {
@@ -137,13 +135,13 @@ func TestStallStopsHungKernel(t *testing.T) {
 	flag := dev.Alloc(4, "flag")
 	nd := NDRange{Dims: 1, Global: [3]int{64, 1, 1}}
 	_, err := dev.Dispatch(k, nd, []Arg{BufferArg(flag)}, Options{})
-	if !errors.Is(err, emu.ErrBudget) || !strings.Contains(err.Error(), "seems hung: no work-group finished") || !strings.Contains(err.Error(), "in 1 loop") {
+	if !errors.Is(err, ErrBudget) || !strings.Contains(err.Error(), "seems hung: no work-group finished") || !strings.Contains(err.Error(), "in 1 loop") {
 		t.Fatalf("%v, want a stall naming the loop", err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
-	_, err = dev.Dispatch(k, nd, []Arg{BufferArg(flag)}, Options{MaxWarpInsts: emu.Unlimited, Context: ctx})
-	if !errors.Is(err, emu.ErrStopped) {
+	_, err = dev.Dispatch(k, nd, []Arg{BufferArg(flag)}, Options{MaxWarpInsts: Unlimited, Context: ctx})
+	if !errors.Is(err, ErrStopped) {
 		t.Fatalf("unlimited: %v, want only the context to stop it", err)
 	}
 }

@@ -3,7 +3,6 @@ package device
 import (
 	"fmt"
 
-	"github.com/pocketgpu/pocketgpu/emu"
 	"github.com/pocketgpu/pocketgpu/ir"
 	"github.com/pocketgpu/pocketgpu/kernel"
 	"github.com/pocketgpu/pocketgpu/spirv"
@@ -15,7 +14,7 @@ type Bound struct {
 	Args []Arg
 	// Buffers[i] is spec i's buffer (or an image's backing buffer); nil for
 	// scalars and local memory.
-	Buffers []*emu.Buffer
+	Buffers []*Buffer
 }
 
 // BindSpecs allocates and fills memory for argument specs (in the order
@@ -24,15 +23,15 @@ type Bound struct {
 // are the resources in (set, binding) order, then one scalar spec per
 // push-constant member.
 func (d *Device) BindSpecs(k *Kernel, specs []kernel.Arg, data [][]byte) (*Bound, error) {
-	b := &Bound{Buffers: make([]*emu.Buffer, len(specs))}
+	b := &Bound{Buffers: make([]*Buffer, len(specs))}
 	si := 0
-	params := k.IR.Params
+	params := k.program().Params
 	need := 0
 	for _, p := range params {
 		need += specsFor(p)
 	}
 	if len(specs) != need {
-		return nil, &LaunchError{fmt.Sprintf("kernel %s takes %d argument specs, %d given%s", k.Name, need, len(specs), listParams(k.IR))}
+		return nil, &LaunchError{fmt.Sprintf("kernel %s takes %d argument specs, %d given%s", k.Name, need, len(specs), listParams(k.params))}
 	}
 	for pi, p := range params {
 		if p.Kind == ir.ParamPushConstant && p.Elem.Kind == ir.KindStruct && len(specs[si:]) > 0 && specs[si].Kind == kernel.ScalarArg {
@@ -40,10 +39,10 @@ func (d *Device) BindSpecs(k *Kernel, specs []kernel.Arg, data [][]byte) (*Bound
 			for m, mt := range p.Elem.Members {
 				s := specs[si]
 				if s.Kind != kernel.ScalarArg {
-					return nil, &ArgError{Index: si, Param: p, Msg: fmt.Sprintf("push-constant member %d wants a scalar spec, got %q", m, s.Spec)}
+					return nil, argError(si, p, fmt.Sprintf("push-constant member %d wants a scalar spec, got %q", m, s.Spec))
 				}
 				if len(s.Scalar) != mt.Size && !(mt.Kind == ir.KindVector && mt.Len == 3 && len(s.Scalar) >= 3*mt.Elem.Size) {
-					return nil, &ArgError{Index: si, Param: p, Msg: fmt.Sprintf("push-constant member %d is %s (%d bytes); %q is %d bytes", m, mt, mt.Size, s.Spec, len(s.Scalar))}
+					return nil, argError(si, p, fmt.Sprintf("push-constant member %d is %s (%d bytes); %q is %d bytes", m, mt, mt.Size, s.Spec, len(s.Scalar)))
 				}
 				copy(block[p.Elem.Offsets[m]:], s.Scalar)
 				si++
@@ -52,7 +51,7 @@ func (d *Device) BindSpecs(k *Kernel, specs []kernel.Arg, data [][]byte) (*Bound
 			continue
 		}
 		s := specs[si]
-		a, buf, err := d.specArg(k, pi, p, s, data[si])
+		a, buf, err := d.specArg(pi, p, s, data[si])
 		if err != nil {
 			return nil, err
 		}
@@ -70,26 +69,26 @@ func specsFor(p ir.Param) int {
 	return 1
 }
 
-func (d *Device) specArg(k *Kernel, i int, p ir.Param, s kernel.Arg, data []byte) (Arg, *emu.Buffer, error) {
-	bad := func(format string, args ...any) (Arg, *emu.Buffer, error) {
-		return Arg{}, nil, &ArgError{Index: i, Param: p, Msg: fmt.Sprintf("%q: ", s.Spec) + fmt.Sprintf(format, args...)}
+func (d *Device) specArg(i int, p ir.Param, s kernel.Arg, data []byte) (Arg, *Buffer, error) {
+	bad := func(format string, args ...any) (Arg, *Buffer, error) {
+		return Arg{}, nil, argError(i, p, fmt.Sprintf("%q: ", s.Spec)+fmt.Sprintf(format, args...))
 	}
 	switch s.Kind {
 	case kernel.BufferArg:
 		if p.Kind != ir.ParamGlobal && p.Kind != ir.ParamConstant && p.Kind != ir.ParamPushConstant {
-			return bad("a buffer was given; the kernel wants %s", describeParam(p))
+			return bad("a buffer was given; the kernel wants %s", paramOf(p))
 		}
 		if err := checkElem(p, s); err != nil {
 			return bad("%v", err)
 		}
 		buf := d.AllocFrom(data, fmt.Sprintf("arg%d", i))
 		if p.Kind == ir.ParamConstant {
-			buf.ReadOnly = true
+			buf.b.ReadOnly = true
 		}
-		return BufferArg(buf), buf.Buffer, nil
+		return BufferArg(buf), buf, nil
 	case kernel.ScalarArg:
 		if p.Kind != ir.ParamValue {
-			return bad("a scalar was given; the kernel wants %s", describeParam(p))
+			return bad("a scalar was given; the kernel wants %s", paramOf(p))
 		}
 		if want := p.Type.Size; len(s.Scalar) != want {
 			return bad("the kernel's %s is %d bytes; this value is %d bytes (type %s)", p.Type, want, len(s.Scalar), s.Elem)
@@ -100,7 +99,7 @@ func (d *Device) specArg(k *Kernel, i int, p ir.Param, s kernel.Arg, data []byte
 		return ValueArg(s.Scalar), nil, nil
 	case kernel.BytesArg:
 		if p.Kind != ir.ParamValue {
-			return bad("bytes were given; the kernel wants %s", describeParam(p))
+			return bad("bytes were given; the kernel wants %s", paramOf(p))
 		}
 		if want := p.Type.Size; len(s.Scalar) != want {
 			return bad("the kernel's %s is %d bytes; %d bytes were given", p.Type, want, len(s.Scalar))
@@ -108,29 +107,29 @@ func (d *Device) specArg(k *Kernel, i int, p ir.Param, s kernel.Arg, data []byte
 		return ValueArg(s.Scalar), nil, nil
 	case kernel.LocalArg:
 		if p.Kind != ir.ParamLocal {
-			return bad("local memory was given; the kernel wants %s", describeParam(p))
+			return bad("local memory was given; the kernel wants %s", paramOf(p))
 		}
 		return LocalArg(s.LocalBytes), nil, nil
 	case kernel.Image1DBufferArg, kernel.Image2DArg:
 		if p.Kind != ir.ParamImage {
-			return bad("an image was given; the kernel wants %s", describeParam(p))
+			return bad("an image was given; the kernel wants %s", paramOf(p))
 		}
-		dim, h := spirv.DimBuffer, 1
+		dim, h := ImageBuffer, 1
 		if s.Kind == kernel.Image2DArg {
-			dim, h = spirv.Dim2D, s.ImageH
+			dim, h = Image2D, s.ImageH
 		}
-		if p.Image != nil && p.Image.Dim != dim && !(dim == spirv.DimBuffer && p.Image.Dim == spirv.Dim1D) {
+		if p.Image != nil && ImageDim(p.Image.Dim) != dim && !(dim == ImageBuffer && p.Image.Dim == spirv.Dim1D) {
 			return bad("the kernel's image is %s-dimensional, a %s was given", p.Image.Dim, s.Kind)
 		}
 		ct, err := channelType(s.Elem)
 		if err != nil {
 			return bad("%v", err)
 		}
-		img, err := d.NewImage(dim, s.ImageW, h, 1, ImageFormat{Channels: 4, Type: ct}, data, fmt.Sprintf("image%d", i))
+		img, err := d.NewImage(ImageDesc{Dim: dim, Width: s.ImageW, Height: h, Depth: 1}, ImageFormat{Channels: 4, Type: ct}, data, fmt.Sprintf("image%d", i))
 		if err != nil {
 			return bad("%v", err)
 		}
-		return ImageArg(img), img.Buf, nil
+		return ImageArg(img), img.Buffer(), nil
 	}
 	return bad("unsupported argument kind")
 }
@@ -166,24 +165,24 @@ func checkScalar(t *ir.Type, e kernel.ElemType) error {
 	return nil
 }
 
-func channelType(e kernel.ElemType) (emu.ChannelType, error) {
+func channelType(e kernel.ElemType) (ChannelType, error) {
 	switch e.Base {
 	case kernel.U8:
-		return emu.ChanU8, nil
+		return ChanU8, nil
 	case kernel.I8:
-		return emu.ChanS8, nil
+		return ChanS8, nil
 	case kernel.U16:
-		return emu.ChanU16, nil
+		return ChanU16, nil
 	case kernel.I16:
-		return emu.ChanS16, nil
+		return ChanS16, nil
 	case kernel.U32:
-		return emu.ChanU32, nil
+		return ChanU32, nil
 	case kernel.I32:
-		return emu.ChanS32, nil
+		return ChanS32, nil
 	case kernel.F16:
-		return emu.ChanF16, nil
+		return ChanF16, nil
 	case kernel.F32:
-		return emu.ChanF32, nil
+		return ChanF32, nil
 	}
 	return 0, fmt.Errorf("image channel type %s is not supported", e)
 }

@@ -2,18 +2,18 @@ package device
 
 import (
 	"errors"
+	"sort"
 	"time"
 
-	"github.com/pocketgpu/pocketgpu/emu"
 	"github.com/pocketgpu/pocketgpu/isa"
 	"github.com/pocketgpu/pocketgpu/isa/families"
 	"github.com/pocketgpu/pocketgpu/timing"
 	"github.com/pocketgpu/pocketgpu/timing/mem"
 )
 
-// Memory is the device's memory-hierarchy model. Its caches stay warm from
-// one dispatch to the next, as on hardware; ResetCaches empties them.
-func (d *Device) Memory() *mem.Hierarchy {
+// hierarchy is the device's memory-hierarchy model. Its caches stay warm
+// from one dispatch to the next, as on hardware; ResetCaches empties them.
+func (d *Device) hierarchy() *mem.Hierarchy {
 	if d.hier == nil {
 		d.hier = mem.New(d.GPU)
 	}
@@ -21,13 +21,32 @@ func (d *Device) Memory() *mem.Hierarchy {
 }
 
 // ResetCaches empties every cache and zeroes the memory counters.
-func (d *Device) ResetCaches() { d.Memory().Reset() }
+func (d *Device) ResetCaches() { d.hierarchy().Reset() }
+
+// Timing is what the timing model measured of a dispatch.
+type Timing struct {
+	Cycles float64
+	TimeNS float64
+	// Counters are the counters of docs/counters.md by name; PerCore the
+	// per-core ones, a map per shader core.
+	Counters map[string]float64
+	PerCore  []map[string]float64
+}
+
+// Names returns the counter names in order.
+func (t *Timing) Names() []string {
+	names := make([]string, 0, len(t.Counters))
+	for k := range t.Counters {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	return names
+}
 
 // TimedResult is a dispatch run under the timing model.
 type TimedResult struct {
 	Result
-	Timing *timing.Result
-	ISA    *isa.Program
+	Timing *Timing
 }
 
 // Time runs a kernel under the timing model: the same results as Dispatch,
@@ -38,32 +57,43 @@ func (d *Device) Time(k *Kernel, nd NDRange, args []Arg, opt Options) (*TimedRes
 		return nil, err
 	}
 	defer plan.Close()
-	ip, err := families.Lower(k.IR, d.GPU, plan.Dispatch.Width)
+	ip, err := families.Lower(k.program(), d.GPU, plan.dispatch.Width)
 	if err != nil {
 		return nil, err
 	}
-	h := d.Memory()
+	h := d.hierarchy()
 	h.ResetCounters()
 	start := time.Now()
-	eng, err := timing.New(timing.Config{GPU: d.GPU, Dispatch: plan.Dispatch, Program: ip, Occupancy: plan.Occupancy, Memory: h})
+	eng, err := timing.New(timing.Config{GPU: d.GPU, Dispatch: plan.dispatch, Program: ip, Occupancy: plan.Occupancy, Memory: h})
 	if err != nil {
 		return nil, err
 	}
 	tr, err := eng.Run()
 	res := plan.result()
 	res.Seconds = time.Since(start).Seconds()
-	if errors.Is(err, emu.ErrStopped) && tr != nil {
+	if errors.Is(err, ErrStopped) && tr != nil {
 		res.Partial = true
-		return &TimedResult{Result: *res, Timing: tr, ISA: ip}, err
+		return &TimedResult{Result: *res, Timing: timingOf(tr)}, err
 	}
 	if err != nil {
 		return nil, err
 	}
-	return &TimedResult{Result: *res, Timing: tr, ISA: ip}, nil
+	return &TimedResult{Result: *res, Timing: timingOf(tr)}, nil
+}
+
+func timingOf(r *timing.Result) *Timing {
+	return &Timing{Cycles: r.Cycles, TimeNS: r.TimeNS, Counters: r.Counters, PerCore: r.PerCore}
 }
 
 // CopyCycles is the time, in GPU cycles, of copying bytes between host
 // memory and a device buffer (map/unmap, enqueue read/write).
 func (d *Device) CopyCycles(bytes int64, toGPU bool) float64 {
-	return d.Memory().CopyTime(bytes, toGPU)
+	return d.hierarchy().CopyTime(bytes, toGPU)
+}
+
+// Analyze lowers the kernel for the device's GPU and sums its issue groups
+// statically, without running it (pocketgpu analyze). warpWidth 0 lets the
+// occupancy rules choose.
+func (d *Device) Analyze(k *Kernel, warpWidth int) (*isa.Report, error) {
+	return families.Analyze(k.program(), d.GPU, warpWidth)
 }

@@ -12,7 +12,6 @@ import (
 	"testing"
 
 	"github.com/pocketgpu/pocketgpu/arch"
-	"github.com/pocketgpu/pocketgpu/ir"
 	"github.com/pocketgpu/pocketgpu/kernel"
 )
 
@@ -32,7 +31,7 @@ func setupKernel(t testing.TB, g *arch.GPU, file string, global, local int, args
 		t.Fatal(err)
 	}
 	dev := Open(g)
-	k, err := dev.Load(spv, "", ir.Options{})
+	k, err := dev.Load(spv, "", LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -207,12 +206,12 @@ func TestAsyncCopyBurst(t *testing.T) {
 			t.Fatal(err)
 		}
 		dev := Open(g)
-		k, err := dev.Load(spv, entry, ir.Options{})
+		k, err := dev.Load(spv, entry, LoadOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if k.IR.LocalBytes != 2048 {
-			t.Fatalf("%s: %d bytes of local memory, want 2048 (the other kernel's array is not this one's)", entry, k.IR.LocalBytes)
+		if k.LocalBytes() != 2048 {
+			t.Fatalf("%s: %d bytes of local memory, want 2048 (the other kernel's array is not this one's)", entry, k.LocalBytes())
 		}
 		specs := []string{"buf:f32:32768=iota", "buf:f32:4096"}
 		args := make([]kernel.Arg, 2)
@@ -231,7 +230,7 @@ func TestAsyncCopyBurst(t *testing.T) {
 		}
 		for i := 0; i < 4096; i++ {
 			want := float32((i/64)*512 + (i%64)*8)
-			if got := math.Float32frombits(uint32(readLE(b.Buffers[1].Data[4*i:], 4))); got != want {
+			if got := math.Float32frombits(uint32(readLE(b.Buffers[1].Bytes()[4*i:], 4))); got != want {
 				t.Fatalf("%s: out[%d] = %v, want %v", entry, i, got, want)
 			}
 		}
@@ -257,7 +256,7 @@ func TestCompareExchange(t *testing.T) {
 		}
 		for _, timed := range []bool{false, true} {
 			dev := Open(g)
-			k, err := dev.Load(spv, "", ir.Options{})
+			k, err := dev.Load(spv, "", LoadOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -272,7 +271,7 @@ func TestCompareExchange(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s: %v", gpu, err)
 			}
-			if got := readLE(sum.Data, 4); got != 255*256/2 {
+			if got := readLE(sum.Bytes(), 4); got != 255*256/2 {
 				t.Errorf("%s timed=%v: sum %d, want %d", gpu, timed, got, 255*256/2)
 			}
 			// The winners form one serial chain: in the order of the value
@@ -283,18 +282,18 @@ func TestCompareExchange(t *testing.T) {
 				order[i] = i
 			}
 			sort.Slice(order, func(a, b int) bool {
-				sa, sb := readLE(seen.Data[4*order[a]:], 4), readLE(seen.Data[4*order[b]:], 4)
+				sa, sb := readLE(seen.Bytes()[4*order[a]:], 4), readLE(seen.Bytes()[4*order[b]:], 4)
 				return sa < sb || sa == sb && order[a] < order[b]
 			})
 			cur := uint64(0)
 			for _, i := range order {
-				if s := readLE(seen.Data[4*i:], 4); s != cur {
+				if s := readLE(seen.Bytes()[4*i:], 4); s != cur {
 					t.Fatalf("%s timed=%v: work-item %d saw %d, but the winners before it sum to %d", gpu, timed, i, s, cur)
 				}
 				cur += uint64(i)
 			}
 			for i := 0; i < 4; i++ {
-				if got := readLE(lsum.Data[4*i:], 4); got != 64 {
+				if got := readLE(lsum.Bytes()[4*i:], 4); got != 64 {
 					t.Errorf("%s timed=%v: local counter of work-group %d is %d, want 64", gpu, timed, i, got)
 				}
 			}
@@ -311,7 +310,7 @@ func TestExtendedIntegerOps(t *testing.T) {
 	}
 	for _, gpu := range []string{"mali-g52", "adreno-640"} {
 		dev := Open(userGPU(t, gpu, ""))
-		k, err := dev.Load(spv, "", ir.Options{})
+		k, err := dev.Load(spv, "", LoadOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -329,7 +328,7 @@ func TestExtendedIntegerOps(t *testing.T) {
 		if _, err := dev.Dispatch(k, NDRange{Dims: 1, Global: [3]int{256, 1, 1}}, b.Args, Options{}); err != nil {
 			t.Fatal(err)
 		}
-		out := b.Buffers[2].Data
+		out := b.Buffers[2].Bytes()
 		for i := 0; i < 256; i++ {
 			x, y := uint32(readLE(data[0][4*i:], 4)), uint32(readLE(data[1][4*i:], 4))
 			sum, carry := bits.Add32(x, y, 0)

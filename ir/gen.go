@@ -1,3 +1,5 @@
 package ir
 
-//go:generate go run ./internal/opgen -ir op_gen.go -emu ../emu/alu_gen.go
+// The generated operations' constants; emu generates their handlers from
+// the same table (emu/gen.go).
+//go:generate go run ./internal/opgen -pkg ir -o op_gen.go

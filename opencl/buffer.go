@@ -6,7 +6,6 @@ import (
 	"sync/atomic"
 
 	"github.com/pocketgpu/pocketgpu/device"
-	"github.com/pocketgpu/pocketgpu/emu"
 )
 
 // Memory flags (cl_mem_flags).
@@ -190,7 +189,7 @@ func (b *Buffer) on(sim *simDevice) *device.Buffer {
 		b.copies[sim] = cp
 	}
 	if b.owner != sim {
-		copy(cp.Data, b.current())
+		copy(cp.Bytes(), b.current())
 		b.owner = sim
 	}
 	return cp
@@ -199,7 +198,7 @@ func (b *Buffer) on(sim *simDevice) *device.Buffer {
 // current is the root's up-to-date contents. The caller holds b.mu.
 func (b *Buffer) current() []byte {
 	if b.owner != nil {
-		return b.copies[b.owner].Data
+		return b.copies[b.owner].Bytes()
 	}
 	return b.host
 }
@@ -209,7 +208,7 @@ func (b *Buffer) current() []byte {
 // caller holds b.mu; b is a root.
 func (b *Buffer) settle() {
 	if b.useHost && b.owner != nil {
-		copy(b.host, b.copies[b.owner].Data)
+		copy(b.host, b.copies[b.owner].Bytes())
 		b.owner = nil
 	}
 }
@@ -217,7 +216,7 @@ func (b *Buffer) settle() {
 // bytesOn is the buffer's bytes in its copy on sim. The caller holds the
 // root's lock.
 func (b *Buffer) bytesOn(sim *simDevice) []byte {
-	return b.root().on(sim).Data[b.Offset : b.Offset+b.Size]
+	return b.root().on(sim).Bytes()[b.Offset : b.Offset+b.Size]
 }
 
 // bytesNow is the buffer's current bytes, wherever they are.
@@ -228,12 +227,12 @@ func (b *Buffer) bytesNow() []byte {
 // view is the buffer as a kernel argument on sim: a sub-buffer is its
 // parent's copy from Offset, at the parent's address plus Offset, so the
 // kernel's accesses land in the parent's memory.
-func (b *Buffer) view(sim *simDevice) *device.Buffer {
+func (b *Buffer) view(sim *simDevice) (*device.Buffer, error) {
 	cp := b.root().on(sim)
 	if b.Parent == nil {
-		return cp
+		return cp, nil
 	}
-	return &device.Buffer{Buffer: &emu.Buffer{Base: cp.Base + uint64(b.Offset), Data: cp.Data[b.Offset : b.Offset+b.Size], Name: cp.Name}}
+	return cp.Slice(b.Offset, b.Size)
 }
 
 // lockRoots locks the storage of bufs once each, in creation order (so

@@ -7,8 +7,8 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/pocketgpu/pocketgpu/device"
 	"github.com/pocketgpu/pocketgpu/kernel"
-	"github.com/pocketgpu/pocketgpu/spirv"
 )
 
 // Program is a cl_program: OpenCL C source, SPIR-V, a binary, or what
@@ -177,13 +177,9 @@ func (p *Program) setLog(devs []*Device, options, log string) {
 
 // entryPoints lists a module's kernels.
 func entryPoints(spv []byte) ([]string, error) {
-	m, err := spirv.Decode(spv)
+	names, err := device.EntryPoints(spv)
 	if err != nil {
 		return nil, err
-	}
-	var names []string
-	for _, ep := range m.EntryPoints {
-		names = append(names, ep.Name)
 	}
 	sort.Strings(names)
 	return names, nil

@@ -4,8 +4,7 @@ import (
 	"math"
 	"sync/atomic"
 
-	"github.com/pocketgpu/pocketgpu/emu"
-	"github.com/pocketgpu/pocketgpu/spirv"
+	"github.com/pocketgpu/pocketgpu/device"
 )
 
 // Image errors and memory object types (cl.h).
@@ -144,11 +143,11 @@ const (
 )
 
 // channelTypes are the channel types the executor stores.
-var channelTypes = map[uint32]emu.ChannelType{
-	SNormInt8: emu.ChanSNorm8, SNormInt16: emu.ChanSNorm16, UNormInt8: emu.ChanUNorm8, UNormInt16: emu.ChanUNorm16,
-	SignedInt8: emu.ChanS8, SignedInt16: emu.ChanS16, SignedInt32: emu.ChanS32,
-	UnsignedInt8: emu.ChanU8, UnsignedInt6: emu.ChanU16, UnsignedI32: emu.ChanU32,
-	HalfFloat: emu.ChanF16, Float: emu.ChanF32,
+var channelTypes = map[uint32]device.ChannelType{
+	SNormInt8: device.ChanSNorm8, SNormInt16: device.ChanSNorm16, UNormInt8: device.ChanUNorm8, UNormInt16: device.ChanUNorm16,
+	SignedInt8: device.ChanS8, SignedInt16: device.ChanS16, SignedInt32: device.ChanS32,
+	UnsignedInt8: device.ChanU8, UnsignedInt6: device.ChanU16, UnsignedI32: device.ChanU32,
+	HalfFloat: device.ChanF16, Float: device.ChanF32,
 }
 
 var orderChannels = map[uint32]int{ChanR: 1, ChanRG: 2, ChanRGBA: 4, ChanBGRA: 4}
@@ -307,24 +306,35 @@ func (img *Image) Type() uint32 { return img.Desc.Type }
 // MapCount is CL_MEM_MAP_COUNT.
 func (img *Image) MapCount() int { return int(img.maps.Load()) }
 
-// onDevice is the image as the executor sees it on sim. The caller holds
-// the storage's lock.
-func (img *Image) onDevice(sim *simDevice) *emu.Image {
-	d := img.Desc
-	e := &emu.Image{Width: d.Width, Height: d.rows(), Depth: d.slices(), Channels: orderChannels[img.Format.Order],
-		Type: channelTypes[img.Format.Type], Buf: img.Mem.view(sim).Buffer, RowPitch: d.RowPitch, SlicePitch: d.SlicePitch,
-		BGRA: img.Format.Order == ChanBGRA}
+// devFormat is the format as the simulated device stores it.
+func (f ImageFormat) devFormat() device.ImageFormat {
+	return device.ImageFormat{Channels: orderChannels[f.Order], Type: channelTypes[f.Type], BGRA: f.Order == ChanBGRA}
+}
+
+// dim is the image's dimensionality and arrayedness as kernels see them.
+func (d ImageDesc) dim() (dim device.ImageDim, arrayed bool) {
 	switch d.Type {
 	case MemObjectImage1D, MemObjectImage1DArray:
-		e.Dim, e.Arrayed = spirv.Dim1D, d.Type == MemObjectImage1DArray
+		return device.Image1D, d.Type == MemObjectImage1DArray
 	case MemObjectImage1DBuffer:
-		e.Dim = spirv.DimBuffer
+		return device.ImageBuffer, false
 	case MemObjectImage3D:
-		e.Dim = spirv.Dim3D
-	default:
-		e.Dim, e.Arrayed = spirv.Dim2D, d.Type == MemObjectImage2DArray
+		return device.Image3D, false
 	}
-	return e
+	return device.Image2D, d.Type == MemObjectImage2DArray
+}
+
+// onDevice is the image as a kernel argument on sim: its storage's copy
+// there with the image's pitches. The caller holds the storage's lock.
+func (img *Image) onDevice(sim *simDevice) (*device.Image, error) {
+	d := img.Desc
+	buf, err := img.Mem.view(sim)
+	if err != nil {
+		return nil, err
+	}
+	dim, arrayed := d.dim()
+	return device.NewImageOn(buf, device.ImageDesc{Dim: dim, Arrayed: arrayed, Width: d.Width, Height: d.rows(), Depth: d.slices(),
+		RowPitch: d.RowPitch, SlicePitch: d.SlicePitch}, img.Format.devFormat())
 }
 
 // ReadImage copies a region of the image (texels, rows, slices or layers)
@@ -518,7 +528,10 @@ func (q *Queue) FillImage(img *Image, color []byte, origin, region [3]int) (*Eve
 	if err != nil {
 		return nil, err
 	}
-	texel := img.encode(color)
+	texel, err := img.encode(color)
+	if err != nil {
+		return nil, errorf(InvalidImageFormatDescriptr, "%v", err)
+	}
 	br := img.byteRegion(r)
 	n := br[0] * br[1] * br[2]
 	return q.run(CommandFillImage, func(sim *simDevice, rec *CommandRecord) (float64, error) {
@@ -538,7 +551,7 @@ func (q *Queue) FillImage(img *Image, color []byte, origin, region [3]int) (*Eve
 }
 
 // encode is a fill colour as one texel of the image's format.
-func (img *Image) encode(color []byte) []byte {
+func (img *Image) encode(color []byte) ([]byte, error) {
 	t := channelTypes[img.Format.Type]
 	var v [4]float64
 	for c := range v {
@@ -546,16 +559,13 @@ func (img *Image) encode(color []byte) []byte {
 		switch {
 		case t.Float(): // half, float and the normalized types
 			v[c] = float64(math.Float32frombits(bits))
-		case t == emu.ChanS8 || t == emu.ChanS16 || t == emu.ChanS32:
+		case t.Signed():
 			v[c] = float64(int32(bits))
 		default:
 			v[c] = float64(bits)
 		}
 	}
-	one := &emu.Image{Width: 1, Height: 1, Depth: 1, Channels: orderChannels[img.Format.Order], Type: t,
-		Buf: &emu.Buffer{Data: make([]byte, img.Elem)}, RowPitch: img.Elem, SlicePitch: img.Elem, BGRA: img.Format.Order == ChanBGRA}
-	one.WriteTexel(0, 0, 0, v)
-	return one.Buf.Data
+	return img.Format.devFormat().Encode(v)
 }
 
 // MapImage maps a region of the image; the mapping's pitches are the

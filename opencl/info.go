@@ -3,7 +3,6 @@ package opencl
 import (
 	"encoding/binary"
 	"errors"
-
 )
 
 // ErrInvalidValue is CL_INVALID_VALUE: a param_name the platform does not

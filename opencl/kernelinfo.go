@@ -43,7 +43,7 @@ func (k *Kernel) WorkGroup(d *Device) (WorkGroupInfo, error) {
 		return WorkGroupInfo{}, err
 	}
 	g := d.GPU
-	info := WorkGroupInfo{Size: g.MaxWorkgroupSize, LocalBytes: dk.IR.LocalBytes + k.localArgBytes(), PrivateBytes: dk.IR.PrivateBytes}
+	info := WorkGroupInfo{Size: g.MaxWorkgroupSize, LocalBytes: dk.LocalBytes() + k.localArgBytes(), PrivateBytes: dk.PrivateBytes()}
 	// The largest size the occupancy rules accept is what a launch can
 	// use (programs such as pyopencl's scan size their work-groups by it):
 	// a kernel with many registers or much local memory gets less than
@@ -66,8 +66,8 @@ func (k *Kernel) reqdSize(d *Device, dk *device.Kernel) [3]int {
 	if m := k.meta[d]; m != nil && m.ReqdWorkGroupSize != [3]int{} {
 		return m.ReqdWorkGroupSize
 	}
-	if dk.IR.LocalSizeFixed {
-		return dk.IR.LocalSize
+	if size, fixed := dk.RequiredLocalSize(); fixed {
+		return size
 	}
 	return [3]int{}
 }

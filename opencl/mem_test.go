@@ -144,8 +144,8 @@ func TestMemSubBuffer(t *testing.T) {
 	if got[511] != 0 || got[512] != 7 || got[527] != 7 || got[528] != 0 {
 		t.Errorf("fill through a sub-buffer: %v", got[510:530])
 	}
-	if v := s2.view(q.sim); v.Base != rw.root().copies[q.sim].Base+512 || len(v.Data) != 16 {
-		t.Errorf("a sub-buffer argument is at %#x (%d bytes)", v.Base, len(v.Data))
+	if v, err := s2.view(q.sim); err != nil || v.Addr() != rw.root().copies[q.sim].Addr()+512 || v.Len() != 16 {
+		t.Errorf("a sub-buffer argument is at %#x (%d bytes), %v", v.Addr(), v.Len(), err)
 	}
 	bits, err := q.Device.DeviceInfo(0x1019, 0) // CL_DEVICE_MEM_BASE_ADDR_ALIGN
 	if err != nil || int(binary.LittleEndian.Uint32(bits)) != memBaseAlign*8 {

@@ -1,18 +1,17 @@
 package opencl
 
 import (
-	"github.com/pocketgpu/pocketgpu/ir"
-	"github.com/pocketgpu/pocketgpu/spirv"
+	"github.com/pocketgpu/pocketgpu/device"
 )
 
 // IsImageArg and IsSamplerArg report whether argument i takes an image
 // or a sampler (so the C side resolves the handle the value points to).
 func (k *Kernel) IsImageArg(i int) bool {
-	return i >= 0 && i < len(k.Params) && k.Params[i].Kind == ir.ParamImage
+	return i >= 0 && i < len(k.Params) && k.Params[i].Kind == device.ParamImage
 }
 
 func (k *Kernel) IsSamplerArg(i int) bool {
-	return i >= 0 && i < len(k.Params) && k.Params[i].Kind == ir.ParamSampler
+	return i >= 0 && i < len(k.Params) && k.Params[i].Kind == device.ParamSampler
 }
 
 // SetImageArg sets image argument i; size is the size the program gave,
@@ -38,16 +37,9 @@ func (k *Kernel) SetImageArg(i, size int, img *Image) error {
 }
 
 // fits reports whether the image is of the kernel parameter's type.
-func (img *Image) fits(t *ir.ImageType) bool {
-	want := map[uint32]struct {
-		dim     spirv.Dim
-		arrayed bool
-	}{
-		MemObjectImage1D: {spirv.Dim1D, false}, MemObjectImage1DArray: {spirv.Dim1D, true},
-		MemObjectImage1DBuffer: {spirv.DimBuffer, false}, MemObjectImage2D: {spirv.Dim2D, false},
-		MemObjectImage2DArray: {spirv.Dim2D, true}, MemObjectImage3D: {spirv.Dim3D, false},
-	}[img.Desc.Type]
-	return want.dim == t.Dim && want.arrayed == t.Arrayed
+func (img *Image) fits(t *device.ImageParam) bool {
+	dim, arrayed := img.Desc.dim()
+	return dim == t.Dim && arrayed == t.Arrayed
 }
 
 // SetSamplerArg sets sampler argument i.

@@ -9,8 +9,6 @@ import (
 	"sync/atomic"
 
 	"github.com/pocketgpu/pocketgpu/device"
-	"github.com/pocketgpu/pocketgpu/emu"
-	"github.com/pocketgpu/pocketgpu/ir"
 	"github.com/pocketgpu/pocketgpu/kernel"
 )
 
@@ -19,7 +17,7 @@ import (
 type Kernel struct {
 	Program *Program
 	Name    string
-	Params  []ir.Param
+	Params  []device.Param
 
 	mu      sync.Mutex
 	loaded  map[*simDevice]*device.Kernel
@@ -49,19 +47,20 @@ func (p *Program) NewKernel(name string) (*Kernel, error) {
 		}
 		built = true
 		sim := p.Ctx.sims[d]
-		dk, err := sim.dev.Load(b.SPIRV, name, ir.Options{})
+		dk, err := sim.dev.Load(b.SPIRV, name, device.LoadOptions{})
 		if err != nil {
 			if strings.Contains(err.Error(), "entry point") {
 				return nil, errorf(InvalidKernelName, "%v", err)
 			}
 			return nil, errorf(InvalidKernelDefinition, "%v", err)
 		}
-		if k.Params != nil && len(k.Params) != len(dk.IR.Params) {
+		params := dk.Params()
+		if k.Params != nil && len(k.Params) != len(params) {
 			return nil, errorf(InvalidKernelDefinition, "kernel %s has different arguments on different devices", name)
 		}
 		k.loaded[sim] = dk
-		k.Params = dk.IR.Params
-		if m := b.Meta[name]; m != nil && len(m.Args) == len(dk.IR.Params) {
+		k.Params = params
+		if m := b.Meta[name]; m != nil && len(m.Args) == len(params) {
 			k.meta[d] = m
 		}
 	}
@@ -84,7 +83,7 @@ func (k *Kernel) IsBufferArg(i int) bool {
 		return false
 	}
 	kind := k.Params[i].Kind
-	return kind == ir.ParamGlobal || kind == ir.ParamConstant
+	return kind == device.ParamGlobal || kind == device.ParamConstant
 }
 
 // SetArg sets argument i: buf for a buffer argument (nil is a NULL
@@ -96,7 +95,7 @@ func (k *Kernel) SetArg(i int, size int, value []byte, buf *Buffer) error {
 	p := k.Params[i]
 	var a kernelArg
 	switch p.Kind {
-	case ir.ParamGlobal, ir.ParamConstant:
+	case device.ParamGlobal, device.ParamConstant:
 		if size != 8 {
 			return errorf(InvalidArgSize, "argument %d is a buffer: its size is sizeof(cl_mem), 8, not %d", i, size)
 		}
@@ -104,7 +103,7 @@ func (k *Kernel) SetArg(i int, size int, value []byte, buf *Buffer) error {
 			return errorf(InvalidMemObject, "argument %d: the buffer belongs to another context", i)
 		}
 		a.buf = buf
-	case ir.ParamLocal:
+	case device.ParamLocal:
 		if value != nil {
 			return errorf(InvalidArgValue, "argument %d is __local: give its size and a NULL value", i)
 		}
@@ -112,9 +111,9 @@ func (k *Kernel) SetArg(i int, size int, value []byte, buf *Buffer) error {
 			return errorf(InvalidArgSize, "argument %d is __local: its size must be positive", i)
 		}
 		a.local = size
-	case ir.ParamValue:
-		if size != p.Type.Size {
-			return errorf(InvalidArgSize, "argument %d (%s) is %d bytes, %d given", i, p.Type, p.Type.Size, size)
+	case device.ParamValue:
+		if size != p.Size {
+			return errorf(InvalidArgSize, "argument %d (%s) is %d bytes, %d given", i, p.Type, p.Size, size)
 		}
 		if value == nil {
 			return errorf(InvalidArgValue, "argument %d needs a value", i)
@@ -189,9 +188,17 @@ func (q *Queue) NDRange(k *Kernel, dims int, global, local, offset []int) (*Even
 		for i, a := range args {
 			switch {
 			case a.buf != nil:
-				devArgs[i] = device.BufferArg(a.buf.view(sim))
+				b, err := a.buf.view(sim)
+				if err != nil {
+					return 0, launchError(err)
+				}
+				devArgs[i] = device.BufferArg(b)
 			case a.img != nil:
-				devArgs[i] = device.ImageArg(a.img.onDevice(sim))
+				img, err := a.img.onDevice(sim)
+				if err != nil {
+					return 0, launchError(err)
+				}
+				devArgs[i] = device.ImageArg(img)
 			case a.smp != nil:
 				devArgs[i] = device.SamplerArg(a.smp.bits())
 			case a.local > 0:
@@ -252,7 +259,7 @@ func launchError(err error) error {
 		return errorf(InvalidWorkGroupSize, "%v", err)
 	case errors.As(err, &ae):
 		return errorf(InvalidKernelArgs, "%v", err)
-	case errors.Is(err, emu.ErrBudget), errors.Is(err, emu.ErrStopped):
+	case errors.Is(err, device.ErrBudget), errors.Is(err, device.ErrStopped):
 		return errorf(OutOfResources, "%v", err)
 	}
 	return errorf(OutOfResources, "%v", fmt.Errorf("the kernel failed: %w", err))

@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/pocketgpu/pocketgpu/device"
-	"github.com/pocketgpu/pocketgpu/ir"
 	"github.com/pocketgpu/pocketgpu/kernel"
 )
 
@@ -110,7 +109,7 @@ func TestSaxpyThroughThePlatform(t *testing.T) {
 		}
 		// The same launch through the device API, as `pocketgpu run` makes it.
 		dev := device.Open(p.Devices[0].GPU)
-		dk, err := dev.Load(prog.executable(p.Devices[0]).SPIRV, "saxpy", ir.Options{})
+		dk, err := dev.Load(prog.executable(p.Devices[0]).SPIRV, "saxpy", device.LoadOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}

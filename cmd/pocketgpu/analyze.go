@@ -12,7 +12,6 @@ import (
 
 	"github.com/pocketgpu/pocketgpu/arch"
 	"github.com/pocketgpu/pocketgpu/device"
-	"github.com/pocketgpu/pocketgpu/ir"
 	"github.com/pocketgpu/pocketgpu/isa"
 	"github.com/pocketgpu/pocketgpu/isa/families"
 	"github.com/pocketgpu/pocketgpu/kernel"
@@ -112,14 +111,15 @@ func runAnalyze(out, stderr io.Writer, path string, o *analyzeOpts) error {
 	}
 	var reports []*isa.Report
 	for _, g := range gpus {
-		k, err := device.Open(g).Load(spvFor[!g.HasFP64()], o.entry, ir.Options{Spec: spec})
+		dev := device.Open(g)
+		k, err := dev.Load(spvFor[!g.HasFP64()], o.entry, device.LoadOptions{Spec: spec})
 		if err != nil {
 			return runError(err)
 		}
 		if err := checkWarpWidth(g, o.warpWidth); err != nil {
 			return err
 		}
-		r, err := families.Analyze(k.IR, g, o.warpWidth)
+		r, err := dev.Analyze(k, o.warpWidth)
 		if err != nil {
 			var ue *isa.UnsupportedError
 			if errors.As(err, &ue) {

@@ -9,7 +9,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/pocketgpu/pocketgpu/emu"
+	"github.com/pocketgpu/pocketgpu/device"
 	"github.com/pocketgpu/pocketgpu/internal/suggest"
 )
 
@@ -117,7 +117,7 @@ func (b *budgetValue) String() string {
 	switch uint64(*b) {
 	case 0:
 		return ""
-	case emu.Unlimited:
+	case device.Unlimited:
 		return "unlimited"
 	}
 	return strconv.FormatUint(uint64(*b), 10)
@@ -125,7 +125,7 @@ func (b *budgetValue) String() string {
 
 func (b *budgetValue) Set(s string) error {
 	if strings.EqualFold(s, "unlimited") {
-		*b = budgetValue(emu.Unlimited)
+		*b = budgetValue(device.Unlimited)
 		return nil
 	}
 	n, err := strconv.ParseUint(s, 10, 64)

@@ -16,7 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/pocketgpu/pocketgpu/arch"
-	"github.com/pocketgpu/pocketgpu/emu"
+	"github.com/pocketgpu/pocketgpu/device"
 	"github.com/pocketgpu/pocketgpu/gfx"
 	"github.com/pocketgpu/pocketgpu/gfx/gltf"
 	"github.com/pocketgpu/pocketgpu/gfx/layout"
@@ -212,7 +212,7 @@ func runRender(ctx context.Context, out, stderr io.Writer, sceneArg string, rf r
 	var stopped error
 	for i := 0; i < rf.frames; i++ {
 		f, err := r.Render()
-		if errors.Is(err, emu.ErrStopped) {
+		if errors.Is(err, device.ErrStopped) { // gfx stops with the same sentinel
 			// Interrupted: report the frames finished, then stop.
 			stopped = err
 			rep.Partial = fmt.Sprintf("interrupted in frame %d; %d of %d frames finished", i, i, rf.frames)

@@ -17,8 +17,6 @@ import (
 
 	"github.com/pocketgpu/pocketgpu/arch"
 	"github.com/pocketgpu/pocketgpu/device"
-	"github.com/pocketgpu/pocketgpu/emu"
-	"github.com/pocketgpu/pocketgpu/ir"
 	"github.com/pocketgpu/pocketgpu/kernel"
 )
 
@@ -259,7 +257,7 @@ func runJob(ctx context.Context, stdout, stderr io.Writer, j *Job, asJSON bool) 
 	var stopped error
 	for _, g := range gpus {
 		res, err := runOnGPU(ctx, stdout, stderr, g, spvFor[!g.HasFP64()], j, specs, dir)
-		if errors.Is(err, emu.ErrStopped) && res != nil {
+		if errors.Is(err, device.ErrStopped) && res != nil {
 			// Interrupted: print what ran, marked partial, then stop.
 			stopped = err
 		} else if err != nil {
@@ -274,14 +272,14 @@ func runJob(ctx context.Context, stdout, stderr io.Writer, j *Job, asJSON bool) 
 			if res.Printed == nil {
 				res.Printed = map[int][]string{}
 			}
-			res.Printed[p.arg] = kernel.FormatElements(b.Data, specs[p.arg].Elem, n)
+			res.Printed[p.arg] = kernel.FormatElements(b.Bytes(), specs[p.arg].Elem, n)
 		}
 		for n, file := range j.Dump {
 			b := res.bound.Buffers[n]
 			if b == nil {
 				return badInputf("--dump %d: argument %d (%s) has no contents to write", n, n, specs[n].Spec)
 			}
-			if err := os.WriteFile(file, b.Data, 0o644); err != nil {
+			if err := os.WriteFile(file, b.Bytes(), 0o644); err != nil {
 				return fmt.Errorf("--dump %d: %w", n, err)
 			}
 			if res.Dumped == nil {
@@ -324,7 +322,7 @@ func runOnGPU(ctx context.Context, stdout, stderr io.Writer, g *arch.GPU, spv []
 	if !j.quiet {
 		dev.Printf = stdout
 	}
-	k, err := dev.Load(spv, j.Entry, ir.Options{Spec: j.Spec})
+	k, err := dev.Load(spv, j.Entry, device.LoadOptions{Spec: j.Spec})
 	if err != nil {
 		return nil, runError(err)
 	}
@@ -348,7 +346,7 @@ func runOnGPU(ctx context.Context, stdout, stderr io.Writer, g *arch.GPU, spv []
 		return nil, err
 	}
 	bar := newProgress(stderr, false, int(min(est.WorkGroups, math.MaxInt)), "run "+g.ID+" work-groups")
-	opt.Progress = func(p emu.Progress) {
+	opt.Progress = func(p device.Progress) {
 		detail := ""
 		if p.Cycles > 0 {
 			detail = formatNumber(p.Cycles) + " cycles"
@@ -366,7 +364,7 @@ func runOnGPU(ctx context.Context, stdout, stderr io.Writer, g *arch.GPU, spv []
 		}
 	}
 	bar.finish()
-	partial := errors.Is(err, emu.ErrStopped) && res != nil
+	partial := errors.Is(err, device.ErrStopped) && res != nil
 	if err != nil && !partial {
 		return nil, runError(err)
 	}
