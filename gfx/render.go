@@ -236,10 +236,6 @@ func New(g *arch.GPU, sc *scene.Scene, opt Options) (*Renderer, error) {
 		r.crcs = make([]uint32, nt)
 		r.crcValid = make([]bool, nt)
 		r.crcBase = r.va.alloc(nt * g.Tiling.CRCBytesPerTile)
-	} else {
-		// The address range earlier versions reserved for CRCs on every
-		// GPU, kept for one commit so that its figures can be compared.
-		r.va.alloc(r.fbImg.TilesX() * r.fbImg.TilesY() * 8)
 	}
 	return r, nil
 }
