@@ -558,13 +558,19 @@ func floorDiv(a, b int64) int64 {
 
 func ceilDiv(a, b int64) int64 { return -floorDiv(-a, b) }
 
+// exactCoverageMaxPixels bounds the pixel box coversSample tests pixel by
+// pixel; a larger triangle is assumed to cover a sample. It limits the
+// simulator's own work, not a GPU's (docs/rendering.md).
+const exactCoverageMaxPixels = 1024
+
 // coversSample reports whether a primitive covers at least one pixel
-// centre: exactly for boxes up to 1024 pixels, assumed for larger ones.
+// centre: exactly for boxes up to exactCoverageMaxPixels, assumed for
+// larger ones.
 func (p *prim) coversSample() bool {
 	if p.bx0 > p.bx1 || p.by0 > p.by1 {
 		return false
 	}
-	if int(p.bx1-p.bx0+1)*int(p.by1-p.by0+1) > 1024 {
+	if int(p.bx1-p.bx0+1)*int(p.by1-p.by0+1) > exactCoverageMaxPixels {
 		return true
 	}
 	for py := int(p.by0); py <= int(p.by1); py++ {
