@@ -86,6 +86,7 @@ type GPU struct {
 	HostCopy     HostCopy     `yaml:"host_copy" doc:"copies between host and GPU buffers"`
 	Texture      Texture      `yaml:"texture" doc:"texture units"`
 	Tiling       Tiling       `yaml:"tiling" doc:"tile-based rendering"`
+	Raster       Raster       `yaml:"raster" doc:"fixed-function pixel back end"`
 
 	Execution        Execution        `yaml:"execution" doc:"ALU result latencies (the ops table gives throughput)"`
 	InstructionCache InstructionCache `yaml:"instruction_cache" doc:"instruction cache per core"`
@@ -237,22 +238,57 @@ type Texture struct {
 	CoresPerUnit    int     `yaml:"cores_per_unit" min:"1" max:"64" unit:"cores" doc:"cores sharing one texture unit (Rogue: a TPU per USC pair)"`
 }
 
-// Tiling describes tile-based rendering.
+// Tiling schemes (tiling.scheme).
+const (
+	TileLists = "tile_lists"
+	GMEMBins  = "gmem_bins"
+)
+
+// Tiling describes tile-based rendering. The scheme decides which of the
+// other parameters apply: the polygon-list ones for tile_lists, the GMEM
+// and visibility-stream ones for gmem_bins (validation asks for those the
+// scheme needs; the doc of each says which scheme it belongs to).
 type Tiling struct {
-	TileWidth              int  `yaml:"tile_width" min:"1" max:"4096" unit:"px" doc:"nominal tile width"`
-	TileHeight             int  `yaml:"tile_height" min:"1" max:"4096" unit:"px" doc:"nominal tile height"`
-	TileBufferBitsPerPixel int  `yaml:"tile_buffer_bits_per_pixel" opt:"" min:"1" max:"4096" unit:"bits" doc:"on-chip tile storage per pixel (Mali)"`
-	TileBufferKiB          int  `yaml:"tile_buffer_kib" opt:"" min:"1" max:"65536" unit:"KiB" doc:"tile buffer per core (Mali)"`
-	Hierarchical           bool `yaml:"hierarchical" opt:"" doc:"the tiler bins into several tile sizes (Mali hierarchical tiling)"`
-	GMEMKiB                int  `yaml:"gmem_kib" opt:"" min:"1" max:"1048576" unit:"KiB" doc:"tile memory GPU-wide (Adreno GMEM)"`
-	GMEMAlignW             int  `yaml:"gmem_align_w" opt:"" min:"1" max:"4096" unit:"px" doc:"GMEM allocation alignment, width"`
-	GMEMAlignH             int  `yaml:"gmem_align_h" opt:"" min:"1" max:"4096" unit:"px" doc:"GMEM allocation alignment, height"`
-	BinAlignW              int  `yaml:"bin_align_w" opt:"" min:"1" max:"4096" unit:"px" doc:"bin width alignment"`
-	BinAlignH              int  `yaml:"bin_align_h" opt:"" min:"1" max:"4096" unit:"px" doc:"bin height alignment"`
-	BinMaxW                int  `yaml:"bin_max_w" opt:"" min:"1" max:"65536" unit:"px" doc:"largest bin width"`
-	BinMaxH                int  `yaml:"bin_max_h" opt:"" min:"1" max:"65536" unit:"px" doc:"largest bin height"`
-	VisibilityStreamPipes  int  `yaml:"visibility_stream_pipes" opt:"" min:"1" max:"1024" unit:"pipes" doc:"visibility-stream (VSC) pipes"`
-	MaxColorAttachments    int  `yaml:"max_color_attachments" opt:"" min:"1" max:"64" unit:"attachments" doc:"colour attachments (render targets) a render pass may bind"`
+	Scheme                     string  `yaml:"scheme" enum:"tile_lists,gmem_bins" doc:"how a tiled frame is rendered: tile_lists (the tiler writes per-tile primitive lists to memory, then each tile is shaded on one core in its tile buffer and written back: Mali, and Rogue as modelled) or gmem_bins (a binning pass writes visibility streams, then all cores render each bin in GMEM and resolve it to memory: Adreno)"`
+	TileWidth                  int     `yaml:"tile_width" min:"1" max:"4096" unit:"px" doc:"nominal tile width"`
+	TileHeight                 int     `yaml:"tile_height" min:"1" max:"4096" unit:"px" doc:"nominal tile height"`
+	TileBufferBitsPerPixel     int     `yaml:"tile_buffer_bits_per_pixel" opt:"" min:"1" max:"4096" unit:"bits" doc:"on-chip tile storage per pixel (Mali)"`
+	TileBufferKiB              int     `yaml:"tile_buffer_kib" opt:"" min:"1" max:"65536" unit:"KiB" doc:"tile buffer per core (Mali)"`
+	FramebufferLayout          string  `yaml:"framebuffer_layout" enum:"u-interleaved,linear" doc:"layout of the colour buffer that tiles are written back and bins resolved to (render --layout overrides it)"`
+	Hierarchical               bool    `yaml:"hierarchical" opt:"" doc:"the tiler bins into several tile sizes (Mali hierarchical tiling)"`
+	HierarchyLevels            int     `yaml:"hierarchy_levels" opt:"" min:"2" max:"16" unit:"levels" doc:"hierarchical: bin sizes the tiler uses, from one tile and doubling per level (8 levels of 16x16 tiles: 16x16 to 2048x2048)"`
+	HierarchyMaxBins           int     `yaml:"hierarchy_max_bins" opt:"" min:"1" max:"1024" unit:"bins" doc:"hierarchical: a primitive goes to the smallest level at which its bounding box touches at most this many bins"`
+	PolygonListEntryBytes      int     `yaml:"polygon_list_entry_bytes" opt:"" min:"1" max:"1024" unit:"B" doc:"tile_lists: one primitive's entry in one bin's list"`
+	PolygonListHeaderBytes     int     `yaml:"polygon_list_header_bytes" opt:"" min:"1" max:"1024" unit:"B" doc:"tile_lists: header of one bin's list at one level, written when the list is not empty"`
+	PolygonListChunkBytes      int     `yaml:"polygon_list_chunk_bytes" opt:"" min:"2" max:"1048576" unit:"B" doc:"tile_lists: lists are allocated per bin in chunks of this size as they fill"`
+	PolygonListLinkBytes       int     `yaml:"polygon_list_link_bytes" opt:"" min:"1" max:"64" unit:"B" doc:"tile_lists: the end of each chunk, which points to the bin's next chunk"`
+	PolygonListReservedChunk   bool    `yaml:"polygon_list_reserved_chunk" opt:"" doc:"tile_lists: every bin of every level gets its first chunk when the frame starts (Midgard), instead of when its first primitive arrives"`
+	DropSamplelessPrimitives   bool    `yaml:"drop_sampleless_primitives" opt:"" doc:"tile_lists: the tiler drops triangles that cover no sample before they reach a list"`
+	TransactionElimination     bool    `yaml:"transaction_elimination" opt:"" doc:"tile_lists: a tile whose colour CRC equals the previous frame's is not written back"`
+	CRCBytesPerTile            int     `yaml:"crc_bytes_per_tile" opt:"" min:"1" max:"1024" unit:"B" doc:"transaction_elimination: the CRC kept in memory per tile, read for every tile and written when it changed"`
+	TilerPrimitivesPerCycle    float64 `yaml:"tiler_primitives_per_cycle" min:"0.001" max:"1024" unit:"prims/cycle" doc:"primitives the tiler (gmem_bins: the binning hardware) takes per cycle"`
+	TilerEntriesPerCycle       float64 `yaml:"tiler_entries_per_cycle" min:"0.001" max:"1024" unit:"entries/cycle" doc:"bin entries the tiler writes per cycle (a primitive in a polygon list, or marked in a bin)"`
+	GMEMKiB                    int     `yaml:"gmem_kib" opt:"" min:"1" max:"1048576" unit:"KiB" doc:"gmem_bins: tile memory GPU-wide (Adreno GMEM)"`
+	GMEMAlignW                 int     `yaml:"gmem_align_w" opt:"" min:"1" max:"4096" unit:"px" doc:"gmem_bins: GMEM allocation alignment, width (default bin_align_w)"`
+	GMEMAlignH                 int     `yaml:"gmem_align_h" opt:"" min:"1" max:"4096" unit:"px" doc:"gmem_bins: GMEM allocation alignment, height (default bin_align_h)"`
+	GMEMPageBytes              int     `yaml:"gmem_page_bytes" opt:"" min:"1" max:"1048576" unit:"B" doc:"gmem_bins: each attachment starts at a multiple of this in GMEM"`
+	GMEMBytesPerCycle          float64 `yaml:"gmem_bytes_per_cycle" opt:"" min:"0.001" max:"100000" unit:"B/cycle" doc:"gmem_bins: bandwidth between GMEM and system memory (resolves)"`
+	BinAlignW                  int     `yaml:"bin_align_w" opt:"" min:"1" max:"4096" unit:"px" doc:"gmem_bins: bin width alignment"`
+	BinAlignH                  int     `yaml:"bin_align_h" opt:"" min:"1" max:"4096" unit:"px" doc:"gmem_bins: bin height alignment"`
+	BinMaxW                    int     `yaml:"bin_max_w" opt:"" min:"1" max:"65536" unit:"px" doc:"gmem_bins: largest bin width (default raster.max_framebuffer_width)"`
+	BinMaxH                    int     `yaml:"bin_max_h" opt:"" min:"1" max:"65536" unit:"px" doc:"gmem_bins: largest bin height (default raster.max_framebuffer_height)"`
+	VisibilityStreamPipes      int     `yaml:"visibility_stream_pipes" opt:"" min:"1" max:"1024" unit:"pipes" doc:"gmem_bins: visibility-stream (VSC) pipes"`
+	PipeMaxBins                int     `yaml:"pipe_max_bins" opt:"" min:"1" max:"4096" unit:"bins" doc:"gmem_bins: most bins one visibility-stream pipe covers; a layout that needs more renders directly"`
+	VisibilityStreamEntryBytes int     `yaml:"visibility_stream_entry_bytes" opt:"" min:"1" max:"1024" unit:"B" doc:"gmem_bins: a pipe's stream bytes per primitive visible in one of its bins"`
+	HWBinningMinBins           int     `yaml:"hw_binning_min_bins" opt:"" min:"1" max:"65536" unit:"bins" doc:"gmem_bins: fewest bins for which a binning pass runs; with fewer, every bin walks every primitive"`
+	MaxColorAttachments        int     `yaml:"max_color_attachments" opt:"" min:"1" max:"64" unit:"attachments" doc:"colour attachments (render targets) a render pass may bind"`
+}
+
+// Raster describes the fixed-function pixel back end the renderer prices.
+type Raster struct {
+	BlendPixelsPerCycle  float64 `yaml:"blend_pixels_per_cycle" min:"0.001" max:"1024" unit:"px/cycle" doc:"pixels one core's blender (ROP) writes per cycle"`
+	MaxFramebufferWidth  int     `yaml:"max_framebuffer_width" min:"1" max:"65536" unit:"px" doc:"widest render target"`
+	MaxFramebufferHeight int     `yaml:"max_framebuffer_height" min:"1" max:"65536" unit:"px" doc:"tallest render target"`
 }
 
 // CommandProcessor describes the front end.
@@ -261,6 +297,7 @@ type CommandProcessor struct {
 	Microcontrollers   []string `yaml:"microcontrollers" opt:"" doc:"microcontrollers that read the command stream"`
 	LowPriorityCompute bool     `yaml:"low_priority_compute" opt:"" doc:"a separate queue for low-priority compute (Adreno LPAC)"`
 	ConcurrentBinning  bool     `yaml:"concurrent_binning" opt:"" doc:"binning of the next pass overlaps rendering of this one"`
+	CyclesPerDraw      float64  `yaml:"cycles_per_draw" min:"0.001" max:"1000000" unit:"cycles" doc:"cycles to parse and set up one draw, paid once per pass over the command stream"`
 }
 
 // Execution holds the latencies of the execution pipes. The ops table says

@@ -306,6 +306,84 @@ func (g *GPU) validateConsistency() error {
 	if g.Cores%g.Texture.CoresPerUnit != 0 {
 		return g.errAt([]string{"texture.cores_per_unit", "cores"}, "%d cores cannot be split into groups of %d sharing a texture unit", g.Cores, g.Texture.CoresPerUnit)
 	}
+	return g.ValidateTiling()
+}
+
+// ValidateTiling asks for the tiling parameters the scheme uses and refuses
+// the features the other scheme's model does not have. Validate runs it;
+// the renderer runs it again for GPUs built or changed in Go.
+func (g *GPU) ValidateTiling() error {
+	t := g.Tiling
+	if t.Scheme != TileLists && t.Scheme != GMEMBins {
+		return g.at("tiling.scheme", "%q is not a tiling scheme; allowed: %s, %s", t.Scheme, TileLists, GMEMBins)
+	}
+	// req is a parameter the description needs because of another one
+	// (by, which the message blames when the file being read set it).
+	type req struct {
+		set       bool
+		key, what string
+		by        string
+	}
+	var reqs []req
+	switch t.Scheme {
+	case TileLists:
+		if t.GMEMKiB != 0 {
+			return g.errAt([]string{"tiling.gmem_kib", "tiling.scheme"}, "tiling.scheme tile_lists renders tiles in each core's tile buffer and has no GMEM; remove gmem_kib (null in a user file) or use scheme gmem_bins")
+		}
+		reqs = []req{
+			{t.PolygonListEntryBytes > 0, "polygon_list_entry_bytes", "the size of a polygon-list entry", "scheme"},
+			{t.PolygonListHeaderBytes > 0, "polygon_list_header_bytes", "the size of a bin's list header", "scheme"},
+			{t.PolygonListChunkBytes > 0, "polygon_list_chunk_bytes", "the chunk size polygon lists grow by", "scheme"},
+			{t.PolygonListLinkBytes > 0, "polygon_list_link_bytes", "the size of a chunk's link to the next", "scheme"},
+			{!t.Hierarchical || t.HierarchyLevels > 0, "hierarchy_levels", "the number of bin sizes", "hierarchical"},
+			{!t.Hierarchical || t.HierarchyMaxBins > 0, "hierarchy_max_bins", "the most bins a primitive may touch at its level", "hierarchical"},
+			{!t.TransactionElimination || t.CRCBytesPerTile > 0, "crc_bytes_per_tile", "the CRC size per tile", "transaction_elimination"},
+		}
+	case GMEMBins:
+		for _, f := range []struct {
+			on  bool
+			key string
+		}{{t.Hierarchical, "hierarchical"}, {t.TransactionElimination, "transaction_elimination"}, {t.DropSamplelessPrimitives, "drop_sampleless_primitives"}, {t.PolygonListReservedChunk, "polygon_list_reserved_chunk"}} {
+			if f.on {
+				return g.errAt([]string{"tiling." + f.key, "tiling.scheme"}, "%s belongs to tiling.scheme tile_lists; gmem_bins does not model it (set it to false)", f.key)
+			}
+		}
+		reqs = []req{
+			{t.GMEMKiB > 0, "gmem_kib", "the GMEM size", "scheme"},
+			{t.GMEMPageBytes > 0, "gmem_page_bytes", "the alignment of attachments in GMEM", "scheme"},
+			{t.GMEMBytesPerCycle > 0, "gmem_bytes_per_cycle", "the GMEM bandwidth", "scheme"},
+			{t.BinAlignW > 0, "bin_align_w", "the bin width alignment", "scheme"},
+			{t.BinAlignH > 0, "bin_align_h", "the bin height alignment", "scheme"},
+			{t.VisibilityStreamPipes > 0, "visibility_stream_pipes", "the number of visibility-stream pipes", "scheme"},
+			{t.PipeMaxBins > 0, "pipe_max_bins", "the most bins one pipe covers", "scheme"},
+			{t.VisibilityStreamEntryBytes > 0, "visibility_stream_entry_bytes", "the stream bytes per visible primitive", "scheme"},
+			{t.HWBinningMinBins > 0, "hw_binning_min_bins", "the fewest bins that get a binning pass", "scheme"},
+		}
+	}
+	for _, r := range reqs {
+		if r.set {
+			continue
+		}
+		cause := "tiling.scheme " + t.Scheme
+		if r.by != "scheme" {
+			cause = "tiling." + r.by + ": true"
+		}
+		return g.errAt([]string{"tiling." + r.key, "tiling." + r.by}, "tiling.%s is missing; %s needs %s", r.key, cause, r.what)
+	}
+	switch t.Scheme {
+	case TileLists:
+		if t.PolygonListChunkBytes < t.PolygonListLinkBytes+t.PolygonListEntryBytes {
+			return g.errAt([]string{"tiling.polygon_list_chunk_bytes", "tiling.polygon_list_link_bytes", "tiling.polygon_list_entry_bytes"},
+				"a %d-byte chunk cannot hold its %d-byte link and one %d-byte entry", t.PolygonListChunkBytes, t.PolygonListLinkBytes, t.PolygonListEntryBytes)
+		}
+	case GMEMBins:
+		if t.BinMaxW > 0 && t.BinMaxW < t.BinAlignW {
+			return g.errAt([]string{"tiling.bin_max_w", "tiling.bin_align_w"}, "the largest bin width %d is below the bin width alignment %d", t.BinMaxW, t.BinAlignW)
+		}
+		if t.BinMaxH > 0 && t.BinMaxH < t.BinAlignH {
+			return g.errAt([]string{"tiling.bin_max_h", "tiling.bin_align_h"}, "the largest bin height %d is below the bin height alignment %d", t.BinMaxH, t.BinAlignH)
+		}
+	}
 	return nil
 }
 

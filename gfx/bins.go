@@ -68,29 +68,11 @@ type BinLayout struct {
 	PipeBinsY       int              `json:"pipe_bins_y"`
 	BinsPerPipe     int              `json:"bins_per_pipe"`
 	HWBinning       bool             `json:"hw_binning"`
+	HWBinningMin    int              `json:"-"` // tiling.hw_binning_min_bins
 	Passes          int              `json:"passes"`
 	DirectRendering bool             `json:"direct_rendering"`
 	Reason          string           `json:"reason,omitempty"`
 }
-
-// Bin-layout constants the arch description does not carry.
-const (
-	// gmemPageBytes: each attachment starts on a GMEM page. assumed: 4 KiB
-	// pages (Mesa freedreno_gmem.c aligns attachment bases to multiples of
-	// 0x1000).
-	gmemPageBytes = 4096
-	// maxBinsPerPipe: a visibility-stream pipe covers at most this many
-	// bins. assumed: 32, one bit per bin in a 32-bit mask per primitive.
-	maxBinsPerPipe = 32
-	// minBinsForHWBinning: with fewer bins the binning pass costs more
-	// than it saves and every bin walks all primitives. assumed: Mesa
-	// freedreno a6xx uses hardware binning only above 2 bins.
-	minBinsForHWBinning = 3
-	// visEntryBytes: a primitive visible in a pipe costs this much of the
-	// pipe's visibility stream. assumed: 4 bytes (a bin mask per
-	// primitive, run-length compressed streams averaging one word).
-	visEntryBytes = 4
-)
 
 func alignUp(n, a int) int {
 	if a <= 1 {
@@ -99,25 +81,25 @@ func alignUp(n, a int) int {
 	return (n + a - 1) / a * a
 }
 
-// AdrenoBins works out the bin layout an Adreno GPU uses for a render pass:
-// bins as large as GMEM allows for the attachments (bytes per pixel ×
-// samples, each attachment page-aligned), aligned to the part's bin
-// alignment and within its maximum bin size, bins grouped into
-// visibility-stream pipes; direct (system memory) rendering when even the
-// smallest bin does not fit or the pipes cannot cover the bins.
+// AdrenoBins works out the bin layout a GPU whose tiling scheme is
+// gmem_bins (Adreno) uses for a render pass: bins as large as GMEM allows
+// for the attachments (bytes per pixel × samples, each attachment
+// page-aligned), aligned to the part's bin alignment and within its maximum
+// bin size, bins grouped into visibility-stream pipes; direct (system
+// memory) rendering when even the smallest bin does not fit or the pipes
+// cannot cover the bins. Every size and limit is a tiling parameter of the
+// GPU's description.
 func AdrenoBins(g *arch.GPU, q BinQuery) (*BinLayout, error) {
-	if g.Family != arch.Adreno {
-		return nil, inputErrorf("%s is a %s GPU: bins describes Adreno GMEM binning (Mali tiles are a fixed 16x16; see render)", g.ID, g.Family)
-	}
 	t := g.Tiling
-	if t.GMEMKiB <= 0 {
-		return nil, inputErrorf("%s has no tiling.gmem_kib: the bin layout needs the GMEM size", g.ID)
+	if t.Scheme != arch.GMEMBins {
+		return nil, inputErrorf("%s (a %s GPU) has no GMEM bins to lay out: its tiling.scheme is %s, each %dx%d tile shaded from its polygon lists in a core's tile buffer; bins needs a GPU described with tiling.scheme gmem_bins, as the Adreno presets are (render shows %s's tiles)",
+			g.ID, g.Family, t.Scheme, t.TileWidth, t.TileHeight, g.ID)
 	}
-	if q.Width < 1 || q.Height < 1 {
-		return nil, inputErrorf("frame size %dx%d: width and height must be at least 1", q.Width, q.Height)
+	if err := g.ValidateTiling(); err != nil {
+		return nil, &InputError{Msg: err.Error()}
 	}
-	if q.Width > MaxFrameSide || q.Height > MaxFrameSide {
-		return nil, inputErrorf("frame size %dx%d is over %s's limit of %d pixels a side", q.Width, q.Height, g.ID, MaxFrameSide)
+	if err := checkFrameSize(g, q.Width, q.Height); err != nil {
+		return nil, err
 	}
 	if q.MSAA == 0 {
 		q.MSAA = 1
@@ -155,12 +137,11 @@ func AdrenoBins(g *arch.GPU, q BinQuery) (*BinLayout, error) {
 	for _, a := range bl.Attachments {
 		bl.BytesPerPixel += a.BytesPerPixel
 	}
-	alignW := firstPositive(t.BinAlignW, t.TileWidth, 16)
-	alignH := firstPositive(t.BinAlignH, t.TileHeight, 16)
+	alignW, alignH := t.BinAlignW, t.BinAlignH
 	gAlignW := firstPositive(t.GMEMAlignW, alignW)
 	gAlignH := firstPositive(t.GMEMAlignH, alignH)
-	maxW := firstPositive(t.BinMaxW, MaxFrameSide)
-	maxH := firstPositive(t.BinMaxH, MaxFrameSide)
+	maxW := firstPositive(t.BinMaxW, g.Raster.MaxFramebufferWidth)
+	maxH := firstPositive(t.BinMaxH, g.Raster.MaxFramebufferHeight)
 	maxW -= maxW % alignW
 	maxH -= maxH % alignH
 	if maxW < alignW || maxH < alignH {
@@ -171,7 +152,7 @@ func AdrenoBins(g *arch.GPU, q BinQuery) (*BinLayout, error) {
 		off := 0
 		for i := range bl.Attachments {
 			a := &bl.Attachments[i]
-			off = alignUp(off, gmemPageBytes)
+			off = alignUp(off, t.GMEMPageBytes)
 			a.Offset = off
 			a.Bytes = alignUp(bw, gAlignW) * alignUp(bh, gAlignH) * a.BytesPerPixel
 			off += a.Bytes
@@ -222,14 +203,15 @@ func AdrenoBins(g *arch.GPU, q BinQuery) (*BinLayout, error) {
 	bl.PipeBinsX, bl.PipeBinsY = px, py
 	bl.BinsPerPipe = px * py
 	bl.Pipes = ((bl.BinsX + px - 1) / px) * ((bl.BinsY + py - 1) / py)
-	bl.HWBinning = bl.Bins >= minBinsForHWBinning
+	bl.HWBinningMin = t.HWBinningMinBins
+	bl.HWBinning = bl.Bins >= t.HWBinningMinBins
 	bl.Passes = bl.Bins
 	if bl.HWBinning {
 		bl.Passes++
 	}
-	if bl.BinsPerPipe > maxBinsPerPipe {
+	if bl.BinsPerPipe > t.PipeMaxBins {
 		bl.DirectRendering = true
-		bl.Reason = fmt.Sprintf("%d bins need %d bins per visibility-stream pipe (%d pipes); a pipe covers at most %d", bl.Bins, bl.BinsPerPipe, pipes, maxBinsPerPipe)
+		bl.Reason = fmt.Sprintf("%d bins need %d bins per visibility-stream pipe (%d pipes); a pipe covers at most %d", bl.Bins, bl.BinsPerPipe, pipes, t.PipeMaxBins)
 		bl.Passes = 1
 	}
 	return bl, nil

@@ -74,7 +74,7 @@ func TestAdrenoBinsBadInput(t *testing.T) {
 		q    BinQuery
 		want string
 	}{
-		{"mali-g52", BinQuery{Width: 64, Height: 64, Colors: []string{"rgba8"}}, "mali-g52 is a bifrost GPU"},
+		{"mali-g52", BinQuery{Width: 64, Height: 64, Colors: []string{"rgba8"}}, "its tiling.scheme is tile_lists"},
 		{"adreno-640", BinQuery{Width: 64, Height: 64, Colors: []string{"rgbx"}}, `colour format "rgbx" is not known`},
 		{"adreno-640", BinQuery{Width: 64, Height: 64, Colors: []string{"rgba8"}, Depth: "d99"}, `depth format "d99"`},
 		{"adreno-640", BinQuery{Width: 64, Height: 64, Colors: []string{"rgba8"}, MSAA: 3}, "--msaa 3"},

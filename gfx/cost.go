@@ -56,34 +56,20 @@ type CostModel interface {
 	Commands(draws int) float64
 }
 
-// Cost-model constants the seeds do not give (docs/rendering.md).
-const (
-	// assumed: the fixed-function tiler takes one primitive and writes one
-	// bin entry per cycle (Arm does not publish tiler rates).
-	tilerPrimsPerCycle = 1.0
-	tilerRefsPerCycle  = 1.0
-	// assumed: the blender retires one pixel per cycle per shader core
-	// (one ROP per core; not in the seeds).
-	pixelsPerCyclePerCore = 1.0
-	// assumed: parsing and setting up one draw costs the command
-	// processor 50 cycles per pass (seed 004 §Optimizing Tiled Rendering
-	// says each pass re-walks the draws, not what one costs).
-	cyclesPerDrawPerPass = 50.0
-	// GMEM moves 32 bytes per cycle (seed 000 §Memory Pipeline: GMEM
-	// access appears limited to 32 bytes per cycle).
-	gmemBytesPerCycle = 32.0
-)
-
 // Estimate is the built-in cost model: throughput bounds from the GPU's
 // parameters, no latencies.
 //
-//	shader  = max(ALU, texture, blend)
-//	ALU     = the engine cycles of the blocks the shaders' warps ran (the
-//	          family's instruction lowering, isa: issue slots or the
-//	          busiest pipe per block) / (engines per core × cores)
-//	texture = samples / (texture samples per clock × texture units)
-//	blend   = fragments / (pixelsPerCyclePerCore × cores)
-//	memory  = max(DRAM bytes / DRAM bytes per cycle, GMEM bytes / 32)
+//	shader   = max(ALU, texture, blend)
+//	ALU      = the engine cycles of the blocks the shaders' warps ran (the
+//	           family's instruction lowering, isa: issue slots or the
+//	           busiest pipe per block) / (engines per core × cores)
+//	texture  = samples / (texture samples per clock × texture units)
+//	blend    = fragments / (raster.blend_pixels_per_cycle × cores)
+//	memory   = max(DRAM bytes / DRAM bytes per cycle,
+//	               GMEM bytes / tiling.gmem_bytes_per_cycle)
+//	tiler    = max(primitives / tiling.tiler_primitives_per_cycle,
+//	               bin entries / tiling.tiler_entries_per_cycle)
+//	commands = draws × command_processor.cycles_per_draw
 type Estimate struct {
 	GPU *arch.GPU
 }
@@ -98,7 +84,7 @@ func (e Estimate) Shader(w Work, cores int) float64 {
 	alu := w.EngineCycles / float64(max(g.EnginesPerCore, 1)*cores)
 	units := float64(cores) / float64(max(g.Texture.CoresPerUnit, 1))
 	tex := w.TexSamples / (math.Max(g.Texture.SamplesPerClock, 1e-9) * math.Max(units, 1))
-	blend := w.Fragments / (pixelsPerCyclePerCore * float64(cores))
+	blend := w.Fragments / (g.Raster.BlendPixelsPerCycle * float64(cores))
 	return math.Max(alu, math.Max(tex, blend))
 }
 
@@ -109,11 +95,18 @@ func DRAMBytesPerCycle(g *arch.GPU) float64 {
 }
 
 func (e Estimate) Memory(w Work) float64 {
-	return math.Max(w.DRAMBytes/DRAMBytesPerCycle(e.GPU), w.GMEMBytes/gmemBytesPerCycle)
+	c := w.DRAMBytes / DRAMBytesPerCycle(e.GPU)
+	if w.GMEMBytes > 0 {
+		c = math.Max(c, w.GMEMBytes/e.GPU.Tiling.GMEMBytesPerCycle)
+	}
+	return c
 }
 
 func (e Estimate) Tiler(prims, refs uint64) float64 {
-	return math.Max(float64(prims)/tilerPrimsPerCycle, float64(refs)/tilerRefsPerCycle)
+	t := &e.GPU.Tiling
+	return math.Max(float64(prims)/t.TilerPrimitivesPerCycle, float64(refs)/t.TilerEntriesPerCycle)
 }
 
-func (e Estimate) Commands(draws int) float64 { return float64(draws) * cyclesPerDrawPerPass }
+func (e Estimate) Commands(draws int) float64 {
+	return float64(draws) * e.GPU.CommandProcessor.CyclesPerDraw
+}

@@ -6,7 +6,8 @@ import (
 )
 
 // run renders the frame: draws, vertex shading, primitive assembly, then
-// the family's tiled path or the immediate-mode baseline.
+// the tiled path of the GPU's tiling scheme or the immediate-mode
+// baseline.
 func (fr *frameRun) run() error {
 	r := fr.r
 	r.ms.reset()
@@ -21,15 +22,13 @@ func (fr *frameRun) run() error {
 	switch {
 	case r.opt.Mode == Immediate:
 		err = fr.renderImmediate()
-	case r.fam == famAdreno && r.bins.DirectRendering:
+	case r.bins != nil && r.bins.DirectRendering:
 		fr.st.DirectRendering = true
 		err = fr.renderImmediate()
-	case r.fam == famAdreno:
-		err = fr.renderAdreno()
-	case r.fam == famMali:
-		err = fr.renderTiled(true)
+	case r.bins != nil:
+		err = fr.renderBins()
 	default:
-		err = fr.renderTiled(false)
+		err = fr.renderTiled()
 	}
 	if err != nil {
 		return err

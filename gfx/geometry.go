@@ -23,6 +23,17 @@ const subOne = 1 << subBits
 // 8, within the range of 8 sub-pixel bits in the 64-bit edge functions.
 const guardBand = 8.0
 
+// A post-transform vertex record holds the clip-space position (a vec4 of
+// float32) and the varyings' 32-bit words, as the vertex shader wrote them:
+// the renderer's vertex format on every GPU, not a GPU's parameter.
+const (
+	positionBytes    = 16
+	varyingWordBytes = 4
+)
+
+// vertexRecordBytes is the size of one post-transform vertex record.
+func (r *Renderer) vertexRecordBytes() int { return positionBytes + varyingWordBytes*r.nvary }
+
 // drawState is one instance of a mesh drawn in a frame.
 type drawState struct {
 	index      int
@@ -198,16 +209,16 @@ func (vb *vertexBatch) builtin(b spirv.BuiltIn, lane int) (uint64, bool) {
 // warp, keeping clip-space positions and varyings.
 func (fr *frameRun) shadeVertices() error {
 	r := fr.r
-	// Mali (and flat tiling) keep transformed vertices in memory between
-	// the vertex/tiler job and the fragment job; Adreno re-runs the vertex
+	// tile_lists keeps transformed vertices in memory between the
+	// vertex/tiler job and the fragment job; gmem_bins re-runs the vertex
 	// work per pass and an immediate-mode renderer streams vertices to the
 	// rasteriser on chip.
-	storePostTransform := r.opt.Mode == Tiled && r.fam != famAdreno
+	storePostTransform := r.opt.Mode == Tiled && r.bins == nil
 	total := 0
 	for _, d := range fr.draws {
 		total += len(d.mesh.Positions)
 	}
-	recBytes := 16 + 4*r.nvary
+	recBytes := r.vertexRecordBytes()
 	if need := (total + total/4 + 1024) * recBytes; storePostTransform && need > r.ptCap {
 		r.ptCap = need // room for the vertices clipping adds
 		r.ptBase = r.va.alloc(r.ptCap)
@@ -547,13 +558,19 @@ func floorDiv(a, b int64) int64 {
 
 func ceilDiv(a, b int64) int64 { return -floorDiv(-a, b) }
 
+// exactCoverageMaxPixels bounds the pixel box coversSample tests pixel by
+// pixel; a larger triangle is assumed to cover a sample. It limits the
+// simulator's own work, not a GPU's (docs/rendering.md).
+const exactCoverageMaxPixels = 1024
+
 // coversSample reports whether a primitive covers at least one pixel
-// centre: exactly for boxes up to 1024 pixels, assumed for larger ones.
+// centre: exactly for boxes up to exactCoverageMaxPixels, assumed for
+// larger ones.
 func (p *prim) coversSample() bool {
 	if p.bx0 > p.bx1 || p.by0 > p.by1 {
 		return false
 	}
-	if int(p.bx1-p.bx0+1)*int(p.by1-p.by0+1) > 1024 {
+	if int(p.bx1-p.bx0+1)*int(p.by1-p.by0+1) > exactCoverageMaxPixels {
 		return true
 	}
 	for py := int(p.by0); py <= int(p.by1); py++ {

@@ -53,9 +53,9 @@ func (t *target) reset(x0, y0, w, h int) {
 func (t *target) readDepth(x, y int) float32 {
 	i := (y-t.y0)*t.w + (x - t.x0)
 	if t.immediate {
-		t.ms.Read(t.depthBase+uint64(t.depthImg.Offset(x, y)), 4, StreamFramebuffer)
+		t.ms.Read(t.depthBase+uint64(t.depthImg.Offset(x, y)), depthBytes, StreamFramebuffer)
 	} else {
-		*t.tileBytes += 4
+		*t.tileBytes += depthBytes
 	}
 	return t.depth[i]
 }
@@ -63,30 +63,30 @@ func (t *target) readDepth(x, y int) float32 {
 func (t *target) writeDepth(x, y int, z float32) {
 	t.depth[(y-t.y0)*t.w+(x-t.x0)] = z
 	if t.immediate {
-		t.ms.Write(t.depthBase+uint64(t.depthImg.Offset(x, y)), 4, StreamFramebuffer)
+		t.ms.Write(t.depthBase+uint64(t.depthImg.Offset(x, y)), depthBytes, StreamFramebuffer)
 	} else {
-		*t.tileBytes += 4
+		*t.tileBytes += depthBytes
 	}
 }
 
 func (t *target) readColor(x, y int) uint32 {
 	if t.immediate {
 		o := t.fbImg.Offset(x, y)
-		t.ms.Read(t.fbBase+uint64(o), 4, StreamFramebuffer)
+		t.ms.Read(t.fbBase+uint64(o), colorBytes, StreamFramebuffer)
 		return binary.LittleEndian.Uint32(t.fb[o:])
 	}
-	*t.tileBytes += 4
+	*t.tileBytes += colorBytes
 	return t.color[(y-t.y0)*t.w+(x-t.x0)]
 }
 
 func (t *target) writeColor(x, y int, c uint32) {
 	if t.immediate {
 		o := t.fbImg.Offset(x, y)
-		t.ms.Write(t.fbBase+uint64(o), 4, StreamFramebuffer)
+		t.ms.Write(t.fbBase+uint64(o), colorBytes, StreamFramebuffer)
 		binary.LittleEndian.PutUint32(t.fb[o:], c)
 		return
 	}
-	*t.tileBytes += 4
+	*t.tileBytes += colorBytes
 	t.color[(y-t.y0)*t.w+(x-t.x0)] = c
 }
 

@@ -1,18 +1,20 @@
 // Package gfx renders scenes the way tile-based mobile GPUs do, and counts
 // what it costs: vertex shading through the functional executor, clipping
-// and culling, then either
+// and culling, then, as the GPU's tiling.scheme says, either
 //
-//   - Mali (Midgard, Bifrost): hierarchical tiling into 16×16 tiles and
-//     power-of-two bins, polygon lists in memory, per-tile shading in the
-//     shader core's tile buffer, transaction elimination by CRC and
-//     write-back in u-interleaved layout (seeds 000, 002);
-//   - Adreno: a binning pass writing visibility streams, one pass per bin
-//     in GMEM, resolves to system memory, or direct rendering when the
-//     attachments do not fit (seeds 001, 004);
-//   - other families: flat binning into the GPU's nominal tiles;
+//   - tile_lists (Mali; Rogue as modelled): the tiler writes per-tile
+//     polygon lists to memory, flat or into a hierarchy of power-of-two
+//     bins, and each tile is shaded in a core's tile buffer and written
+//     back, with transaction elimination by CRC and the sample-less
+//     triangles dropped where the description has them (seeds 000, 002);
+//   - gmem_bins (Adreno): a binning pass writing visibility streams, one
+//     pass per bin in GMEM, resolves to system memory, or direct rendering
+//     when the attachments do not fit (seeds 001, 004);
 //
 // or an immediate-mode baseline whose colour and depth traffic goes
-// through L2 to DRAM. Fragments are shaded per 2×2 quad in warps of the
+// through L2 to DRAM. Every hardware number comes from the GPU's
+// description (arch: tiling, raster, command_processor); the code does not
+// branch on the family. Fragments are shaded per 2×2 quad in warps of the
 // GPU's width by the executor, with texture sampling through a model of
 // the texture caches. Tiled and immediate rendering produce the same
 // image bit for bit. docs/rendering.md describes the model and its
@@ -61,10 +63,11 @@ func ParseMode(s string) (Mode, error) {
 	return 0, inputErrorf("unknown mode %q (tiled or immediate)", s)
 }
 
-// MaxFrameSide is the largest frame width or height accepted. assumed:
-// 16384, the maxFramebufferWidth/Height Vulkan drivers report for Adreno
-// 6xx (Mesa turnip) and the 2D texture limit of Mali Bifrost (Arm Mali
-// GPU datasheets); arch has no parameter for it.
+// MaxFrameSide is the largest frame width or height the renderer accepts
+// on any GPU: it keeps a frame's host memory (colour, depth and the
+// per-pixel arrays, gfx.EstimateMemory) within reach. It is the
+// simulator's limit, not a GPU's: each GPU's own is
+// raster.max_framebuffer_width/height, which are no larger on the presets.
 const MaxFrameSide = 16384
 
 // Options configure a renderer.
@@ -72,7 +75,7 @@ type Options struct {
 	Width, Height int
 	Mode          Mode
 	// Layout of the colour buffer in memory; LayoutSet false picks the
-	// family's own: u-interleaved on Mali, linear elsewhere.
+	// GPU's own (tiling.framebuffer_layout).
 	Layout    layout.Kind
 	LayoutSet bool
 	// VS and FS replace the default shaders (SPIR-V); VSName and FSName
@@ -100,13 +103,11 @@ var ClearColor = [4]uint8{24, 24, 28, 255}
 // clearDepth is the depth buffer's initial value (the far plane).
 const clearDepth = 1.0
 
-// family is the tiling model a GPU gets.
-type family uint8
-
+// The renderer's pixel formats, the same on every GPU: RGBA8 colour and
+// 32-bit depth. They are what the frame holds, not properties of a GPU.
 const (
-	famMali family = iota
-	famAdreno
-	famGeneric
+	colorBytes = 4
+	depthBytes = 4
 )
 
 // Renderer renders a scene on a GPU, frame after frame; it keeps what
@@ -118,7 +119,6 @@ type Renderer struct {
 	g    *arch.GPU
 	sc   *scene.Scene
 	opt  Options
-	fam  family
 	cost CostModel
 
 	vs, fs, fsMasked *shader
@@ -144,12 +144,12 @@ type Renderer struct {
 	fb        []byte
 	depthImg  layout.Image
 	depthBase uint64
-	crcBase   uint64
+	crcBase   uint64 // transaction elimination's CRCs, one per tile
 	crcs      []uint32
 	crcValid  []bool
 
-	tileW, tileH int        // Mali and generic tiles
-	bins         *BinLayout // Adreno
+	tileW, tileH int        // tile_lists tiles
+	bins         *BinLayout // gmem_bins
 	polyBase     uint64     // polygon-list heap / visibility streams
 	frame        int
 }
@@ -177,11 +177,11 @@ type stageRun struct {
 // New prepares a renderer: it checks the options, loads and links the
 // shaders and lays out the GPU-side buffers.
 func New(g *arch.GPU, sc *scene.Scene, opt Options) (*Renderer, error) {
-	if opt.Width < 1 || opt.Height < 1 {
-		return nil, inputErrorf("frame size %dx%d: width and height must be at least 1", opt.Width, opt.Height)
+	if err := checkFrameSize(g, opt.Width, opt.Height); err != nil {
+		return nil, err
 	}
-	if opt.Width > MaxFrameSide || opt.Height > MaxFrameSide {
-		return nil, inputErrorf("frame size %dx%d is over %s's limit of %d pixels a side", opt.Width, opt.Height, g.ID, MaxFrameSide)
+	if err := g.ValidateTiling(); err != nil {
+		return nil, &InputError{Msg: err.Error()}
 	}
 	if math.IsNaN(opt.OrbitDeg) || math.IsInf(opt.OrbitDeg, 0) {
 		return nil, inputErrorf("camera orbit %v is not a number of degrees", opt.OrbitDeg)
@@ -195,14 +195,6 @@ func New(g *arch.GPU, sc *scene.Scene, opt Options) (*Renderer, error) {
 	}
 	if r.opt.MaxWarpInsts == 0 {
 		r.opt.MaxWarpInsts = 1 << 22
-	}
-	switch g.Family {
-	case arch.Midgard, arch.Bifrost:
-		r.fam = famMali
-	case arch.Adreno:
-		r.fam = famAdreno
-	default:
-		r.fam = famGeneric
 	}
 	if err := r.loadShaders(); err != nil {
 		return nil, err
@@ -227,24 +219,43 @@ func New(g *arch.GPU, sc *scene.Scene, opt Options) (*Renderer, error) {
 		a.indices = r.va.alloc(len(m.Indices) * 4)
 		r.meshAddr = append(r.meshAddr, a)
 	}
-	kind := layout.Linear
-	if r.fam == famMali {
-		kind = layout.UInterleaved
+	kind, err := layout.Parse(g.Tiling.FramebufferLayout)
+	if err != nil {
+		return nil, inputErrorf("%s: tiling.framebuffer_layout: %v", g.ID, err)
 	}
 	if opt.LayoutSet {
 		kind = opt.Layout
 	}
-	r.fbImg = layout.Image{Kind: kind, Width: opt.Width, Height: opt.Height, BPP: 4}
+	r.fbImg = layout.Image{Kind: kind, Width: opt.Width, Height: opt.Height, BPP: colorBytes}
 	r.fb = make([]byte, r.fbImg.Size())
 	r.fbBase = r.va.alloc(r.fbImg.Size())
-	r.depthImg = layout.Image{Kind: kind, Width: opt.Width, Height: opt.Height, BPP: 4}
+	r.depthImg = layout.Image{Kind: kind, Width: opt.Width, Height: opt.Height, BPP: depthBytes}
 	r.depthBase = r.va.alloc(r.depthImg.Size())
-	nt := r.fbImg.TilesX() * r.fbImg.TilesY()
-	r.crcs = make([]uint32, nt)
-	r.crcValid = make([]bool, nt)
-	r.crcBase = r.va.alloc(nt * crcBytesPerTile)
+	if te := g.Tiling.TransactionElimination; te && r.bins == nil {
+		nt := ceilDivInt(opt.Width, r.tileW) * ceilDivInt(opt.Height, r.tileH)
+		r.crcs = make([]uint32, nt)
+		r.crcValid = make([]bool, nt)
+		r.crcBase = r.va.alloc(nt * g.Tiling.CRCBytesPerTile)
+	}
 	return r, nil
 }
+
+// checkFrameSize refuses a frame the GPU (raster.max_framebuffer_*) or the
+// renderer (MaxFrameSide) cannot hold.
+func checkFrameSize(g *arch.GPU, w, h int) error {
+	if w < 1 || h < 1 {
+		return inputErrorf("frame size %dx%d: width and height must be at least 1", w, h)
+	}
+	if mw, mh := g.Raster.MaxFramebufferWidth, g.Raster.MaxFramebufferHeight; w > mw || h > mh {
+		return inputErrorf("frame size %dx%d is over %s's limit of %dx%d pixels (raster.max_framebuffer_width, max_framebuffer_height)", w, h, g.ID, mw, mh)
+	}
+	if w > MaxFrameSide || h > MaxFrameSide {
+		return inputErrorf("frame size %dx%d is over the renderer's limit of %d pixels a side", w, h, MaxFrameSide)
+	}
+	return nil
+}
+
+func ceilDivInt(a, b int) int { return (a + b - 1) / b }
 
 func (r *Renderer) newImage(name string, w, h int, pix []byte) *emu.Image {
 	img := &emu.Image{Dim: spirv.Dim2D, Width: w, Height: h, Depth: 1, Channels: 4, Type: emu.ChanUNorm8, RowPitch: w * 4, SlicePitch: w * h * 4}
@@ -292,24 +303,10 @@ func (r *Renderer) loadShaders() error {
 }
 
 // configureTiling checks the GPU's tiling parameters and derives the tile
-// or bin layout.
+// or bin layout of its scheme.
 func (r *Renderer) configureTiling() error {
 	g := r.g
-	switch r.fam {
-	case famMali:
-		r.tileW, r.tileH = layout.TileSize, layout.TileSize
-		if r.opt.Mode == Immediate {
-			return nil
-		}
-		// Colour RGBA8 plus 32-bit depth/stencil must fit the tile buffer
-		// (seed 000 §Rasterization and Tiled Rendering: 256 bits per pixel).
-		if bits := g.Tiling.TileBufferBitsPerPixel; bits > 0 && bits < 64 {
-			return inputErrorf("%s's tile buffer holds %d bits per pixel; RGBA8 colour and 32-bit depth need 64", g.ID, bits)
-		}
-		if kib := g.Tiling.TileBufferKiB; kib > 0 && kib*1024 < r.tileW*r.tileH*8 {
-			return inputErrorf("%s's tile buffer of %d KiB cannot hold a %dx%d tile of RGBA8 colour and 32-bit depth (%d bytes)", g.ID, kib, r.tileW, r.tileH, r.tileW*r.tileH*8)
-		}
-	case famAdreno:
+	if g.Tiling.Scheme == arch.GMEMBins {
 		if r.opt.Mode == Immediate {
 			return nil
 		}
@@ -318,10 +315,24 @@ func (r *Renderer) configureTiling() error {
 			return err
 		}
 		r.bins = bl
-	default:
-		r.tileW, r.tileH = max(g.Tiling.TileWidth, 2), max(g.Tiling.TileHeight, 2)
-		r.tileW += r.tileW % 2
-		r.tileH += r.tileH % 2
+		return nil
+	}
+	// tile_lists: the nominal tile, whole 2×2 quads.
+	r.tileW, r.tileH = max(g.Tiling.TileWidth, 2), max(g.Tiling.TileHeight, 2)
+	r.tileW += r.tileW % 2
+	r.tileH += r.tileH % 2
+	if r.opt.Mode == Immediate {
+		return nil
+	}
+	// Colour RGBA8 plus 32-bit depth/stencil must fit the tile buffer
+	// where the description gives one (seed 000 §Rasterization and Tiled
+	// Rendering: 256 bits per pixel on Bifrost).
+	need := colorBytes + depthBytes
+	if bits := g.Tiling.TileBufferBitsPerPixel; bits > 0 && bits < need*8 {
+		return inputErrorf("%s's tile buffer holds %d bits per pixel; RGBA8 colour and 32-bit depth need %d", g.ID, bits, need*8)
+	}
+	if kib := g.Tiling.TileBufferKiB; kib > 0 && kib*1024 < r.tileW*r.tileH*need {
+		return inputErrorf("%s's tile buffer of %d KiB cannot hold a %dx%d tile of RGBA8 colour and 32-bit depth (%d bytes)", g.ID, kib, r.tileW, r.tileH, r.tileW*r.tileH*need)
 	}
 	return nil
 }

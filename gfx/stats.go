@@ -15,7 +15,7 @@ type Culled struct {
 	Frustum  uint64 `json:"frustum"`   // wholly outside the view volume or the screen
 	BackFace uint64 `json:"back_face"` // facing away, on a single-sided material
 	ZeroArea uint64 `json:"zero_area"` // no area after snapping to the sub-pixel grid
-	NoSample uint64 `json:"no_sample"` // covers no pixel centre (dropped by the Mali tiler)
+	NoSample uint64 `json:"no_sample"` // covers no pixel centre (dropped by a tiler with tiling.drop_sampleless_primitives)
 }
 
 func (c Culled) Total() uint64 { return c.Frustum + c.BackFace + c.ZeroArea + c.NoSample }

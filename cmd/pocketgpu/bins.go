@@ -23,13 +23,16 @@ func newBinsCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "bins --gpu GPU --width W --height H [--color FORMAT ...] [--depth FORMAT] [--msaa N] [--json]",
 		Short: "The GMEM bin layout an Adreno GPU uses for a render pass",
-		Long: `bins works out how an Adreno GPU splits a render pass into bins: bins as large
-as GMEM holds the attachments (bytes per pixel times samples, each attachment
-on its own GMEM page), aligned to the part's bin alignment and no larger than
-its maximum bin size; bins grouped into visibility-stream pipes; the passes
-over the command stream (one binning pass, when there are 3 bins or more,
-plus one per bin); and whether the GPU must fall back to direct (system
-memory) rendering. docs/rendering.md gives the rules and their sources.
+		Long: `bins works out how a GPU that renders in GMEM bins (tiling.scheme gmem_bins:
+the Adreno presets) splits a render pass into bins: bins as large as GMEM
+holds the attachments (bytes per pixel times samples, each attachment on its
+own GMEM page), aligned to the part's bin alignment and no larger than its
+maximum bin size; bins grouped into visibility-stream pipes; the passes over
+the command stream (one binning pass, when there are at least
+tiling.hw_binning_min_bins bins, plus one per bin); and whether the GPU must
+fall back to direct (system memory) rendering. Every size and limit comes
+from the GPU's description. docs/rendering.md gives the rules and their
+sources.
 
 Colour formats: ` + gfx.FormatNames(gfx.ColorFormats) + `
 Depth formats:  ` + gfx.FormatNames(gfx.DepthFormats) + `
@@ -94,7 +97,7 @@ func writeBinsText(out io.Writer, bl *gfx.BinLayout) error {
 		fmt.Fprintf(w, "  %s\toffset %d, %d bytes\n", a.Name, a.Offset, a.Bytes)
 	}
 	fmt.Fprintf(w, "pipes\t%d visibility-stream pipes of %dx%d bins (%d bins per pipe)\n", bl.Pipes, bl.PipeBinsX, bl.PipeBinsY, bl.BinsPerPipe)
-	binning := "no binning pass (fewer than 3 bins: every bin walks every primitive)"
+	binning := fmt.Sprintf("no binning pass (fewer than %d bins: every bin walks every primitive)", bl.HWBinningMin)
 	if bl.HWBinning {
 		binning = "1 binning pass + 1 per bin"
 	}

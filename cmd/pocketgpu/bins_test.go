@@ -41,7 +41,7 @@ func TestBinsCommandBadInput(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--gpu", "mali-g52", "--width", "64", "--height", "64"}, "bins describes Adreno GMEM binning"},
+		{[]string{"--gpu", "mali-g52", "--width", "64", "--height", "64"}, "mali-g52 (a bifrost GPU) has no GMEM bins to lay out: its tiling.scheme is tile_lists"},
 		{[]string{"--gpu", "adreno-640", "--width", "64"}, `required flag(s) "height"`},
 		{[]string{"--gpu", "adreno-640", "--width", "64", "--height", "64", "--color", "argb"}, `colour format "argb" is not known`},
 		{[]string{"--gpu", "adreno-640", "--width", "64", "--height", "64", "--depth", "d8"}, `depth format "d8"`},

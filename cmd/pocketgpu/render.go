@@ -45,10 +45,11 @@ func newRenderCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "render --gpu GPU SCENE [--width W --height H] [--frames N] [--camera-orbit DEG] [--mode tiled|immediate] [--vs S.spv --fs S.spv] [--out DIR] [--json]",
 		Short: "Render a scene the way a tile-based GPU does and count what it costs",
-		Long: `render draws a scene on a GPU as its family does — Mali: hierarchical tiling,
-per-tile shading in the tile buffer, transaction elimination, u-interleaved
-write-back; Adreno: a binning pass, one pass per GMEM bin, resolves (or
-direct rendering when the attachments do not fit) — or, with --mode
+		Long: `render draws a scene on a GPU as its description's tiling says — tile_lists
+(Mali): polygon lists (hierarchical where tiling.hierarchical), per-tile
+shading in the tile buffer, transaction elimination, u-interleaved
+write-back; gmem_bins (Adreno): a binning pass, one pass per GMEM bin,
+resolves (or direct rendering when the attachments do not fit) — or, with --mode
 immediate, as an immediate-mode renderer whose colour and depth traffic goes
 through L2 to DRAM. Shaders run on the functional executor in warps of the
 GPU's width; tiled and immediate rendering give the same image.
@@ -82,7 +83,7 @@ docs/counters.md. GPU is ` + gpuArgHelp + `.`,
 	f.StringVar(&rf.vs, "vs", "", "vertex shader (.spv, or .vert GLSL)")
 	f.StringVar(&rf.fs, "fs", "", "fragment shader (.spv, or .frag GLSL)")
 	f.StringVar(&rf.out, "out", "render-out", "directory for the frames, heatmaps and counters.json")
-	f.StringVar(&rf.layout, "layout", "", "colour-buffer layout in memory: u-interleaved or linear (default: u-interleaved on Mali, linear elsewhere)")
+	f.StringVar(&rf.layout, "layout", "", "colour-buffer layout in memory: u-interleaved or linear (default: the GPU's tiling.framebuffer_layout, u-interleaved on Mali)")
 	f.BoolVar(&rf.asJSON, "json", false, "print the counters as JSON")
 	nameArgs(cmd, "gpu", "GPU", "width", "PIXELS", "height", "PIXELS", "frames", "N", "camera-orbit", "DEGREES", "mode", "MODE", "vs", "FILE", "fs", "FILE", "out", "DIR", "layout", "LAYOUT")
 	return cmd

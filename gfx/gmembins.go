@@ -5,17 +5,18 @@ import (
 	"math"
 )
 
-// renderAdreno renders a frame the Adreno way (seeds 001, 004): a binning
-// pass runs the vertex work again for positions and writes each
+// renderBins renders a frame the gmem_bins way, Adreno's (seeds 001, 004):
+// a binning pass runs the vertex work again for positions and writes each
 // visibility-stream pipe's stream; then every bin is one pass over the
 // command stream that re-shades the vertices of its visible primitives,
 // renders into GMEM and resolves the colour to system memory. With fewer
-// than minBinsForHWBinning bins there is no binning pass and every bin
-// walks every primitive.
-func (fr *frameRun) renderAdreno() error {
+// than tiling.hw_binning_min_bins bins there is no binning pass and every
+// bin walks every primitive.
+func (fr *frameRun) renderBins() error {
 	r := fr.r
 	g := r.g
 	bl := r.bins
+	visEntryBytes := g.Tiling.VisibilityStreamEntryBytes
 	W, H := r.opt.Width, r.opt.Height
 	cores := max(g.Cores, 1)
 	nb := bl.Bins
@@ -50,7 +51,7 @@ func (fr *frameRun) renderAdreno() error {
 						addr := visBase + uint64(pp*len(fr.prims)*visEntryBytes+pipeEntries[pp]*visEntryBytes)
 						r.ms.Write(addr, visEntryBytes, StreamBinning)
 						pipeEntries[pp]++
-						fr.st.VisibilityStreams += visEntryBytes
+						fr.st.VisibilityStreams += uint64(visEntryBytes)
 					}
 				}
 			}
@@ -137,7 +138,7 @@ func (fr *frameRun) renderAdreno() error {
 			EngineCycles: perVertex.EngineCycles * float64(verts)}
 		w.add(vw)
 		w.DRAMBytes = float64(fr.dramTotal() - before)
-		w.GMEMBytes = float64(tgt.w * tgt.h * 4)
+		w.GMEMBytes = float64(tgt.w * tgt.h * colorBytes)
 		cyc := math.Max(r.cost.Shader(w, cores), r.cost.Memory(w)) + r.cost.Commands(len(fr.draws))
 		fr.st.CommandStreamOps += uint64(len(fr.draws))
 		fr.grid.Cycles[b] = cyc
@@ -163,6 +164,6 @@ func (fr *frameRun) renderAdreno() error {
 
 // resolve writes a finished bin from GMEM to the colour buffer.
 func (fr *frameRun) resolve(t *target) {
-	fr.st.TileMemoryBytes += uint64(len(t.color) * 4)
+	fr.st.TileMemoryBytes += uint64(len(t.color) * colorBytes)
 	fr.writeTile(t)
 }

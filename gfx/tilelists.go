@@ -5,37 +5,7 @@ import (
 	"hash/crc32"
 	"math"
 
-	"github.com/pocketgpu/pocketgpu/arch"
 	"github.com/pocketgpu/pocketgpu/gfx/layout"
-)
-
-// Mali tiler parameters.
-const (
-	// maliLevels: hierarchy levels of 16×16 up to 2048×2048 bins, all
-	// enabled. assumed: Mesa pan_tiler.c (hierarchical tiling spans 16x16
-	// to 2048x2048; the driver enables every level, hierarchy_mask 0xFF).
-	maliLevels = 8
-	// maxBinsPerPrim: a primitive goes to the smallest level at which it
-	// overlaps at most this many bins (2×2). assumed: seed 000 §Rasterization
-	// and Tiled Rendering says larger power-of-two bins contain triangles to
-	// limit duplication, not the threshold.
-	maxBinsPerPrim = 4
-	// polyEntryBytes: one polygon-list entry per primitive per bin.
-	// assumed: 8 bytes, the granule of Mali's tiler structures (Mesa
-	// pan_tiler.c: 8 bytes of header per bin).
-	polyEntryBytes = 8
-	// polyHeaderBytes: header per bin per level (Mesa pan_tiler.c).
-	polyHeaderBytes = 8
-	// Polygon-list memory is allocated per bin in chunks as it fills.
-	// Bifrost allocates finely with no minimum (seed 000 §Rasterization
-	// and Tiled Rendering); assumed 128-byte chunks. Midgard reserves a
-	// body for every bin of every level up front: assumed 512 bytes (Mesa
-	// pan_tiler.c estimates 512 bytes of body per tile).
-	bifrostChunkBytes = 128
-	midgardChunkBytes = 512
-	// crcBytesPerTile: the CRC kept per 16×16 tile for transaction
-	// elimination. assumed: 8 bytes (one 64-bit word per tile).
-	crcBytesPerTile = 8
 )
 
 // binList is one bin's polygon list.
@@ -44,25 +14,28 @@ type binList struct {
 	chunks []uint64
 }
 
-// renderTiled renders a frame tile by tile: the Mali model (hierarchical
-// bins, sample-less triangles dropped by the tiler, transaction
-// elimination) when mali is set, otherwise flat binning into the GPU's
-// nominal tiles.
-func (fr *frameRun) renderTiled(mali bool) error {
+// renderTiled renders a frame the tile_lists way, tile by tile: the tiler
+// bins primitives into polygon lists in memory (into a hierarchy of bin
+// sizes when tiling.hierarchical, dropping sample-less triangles when
+// tiling.drop_sampleless_primitives), then each tile is shaded on the core
+// free first and written back, unless transaction elimination finds its
+// CRC unchanged. The sizes of the lists' entries, headers and chunks are
+// the description's tiling.polygon_list_* parameters.
+func (fr *frameRun) renderTiled() error {
 	r := fr.r
 	g := r.g
+	tl := &g.Tiling
 	W, H := r.opt.Width, r.opt.Height
 	tw, th := r.tileW, r.tileH
 	tx, ty := (W+tw-1)/tw, (H+th-1)/th
 	levels := 1
-	if mali && g.Tiling.Hierarchical {
-		levels = maliLevels
+	if tl.Hierarchical {
+		levels = tl.HierarchyLevels
 	}
-	chunk := bifrostChunkBytes
-	if g.Family == arch.Midgard {
-		chunk = midgardChunkBytes
-	}
-	perChunk := (chunk - 8) / polyEntryBytes // the last 8 bytes link to the next chunk
+	entryBytes, headerBytes := tl.PolygonListEntryBytes, tl.PolygonListHeaderBytes
+	chunk := tl.PolygonListChunkBytes
+	perChunk := (chunk - tl.PolygonListLinkBytes) / entryBytes // the chunk's end links to the next
+	reserved := tl.PolygonListReservedChunk
 	lists := make([][]binList, levels)
 	lx := make([]int, levels)
 	ly := make([]int, levels)
@@ -71,11 +44,11 @@ func (fr *frameRun) renderTiled(mali bool) error {
 		lx[l] = (tx + (1 << l) - 1) >> l
 		ly[l] = (ty + (1 << l) - 1) >> l
 		lists[l] = make([]binList, lx[l]*ly[l])
-		headerBase[l] = r.va.alloc(lx[l] * ly[l] * polyHeaderBytes)
-		if g.Family == arch.Midgard {
-			fr.st.PolygonListAlloc += uint64(lx[l] * ly[l] * (polyHeaderBytes + chunk))
+		headerBase[l] = r.va.alloc(lx[l] * ly[l] * headerBytes)
+		if reserved {
+			fr.st.PolygonListAlloc += uint64(lx[l] * ly[l] * (headerBytes + chunk))
 		} else {
-			fr.st.PolygonListAlloc += uint64(lx[l] * ly[l] * polyHeaderBytes)
+			fr.st.PolygonListAlloc += uint64(lx[l] * ly[l] * headerBytes)
 		}
 	}
 	if levels > 1 {
@@ -89,7 +62,7 @@ func (fr *frameRun) renderTiled(mali bool) error {
 	var refs uint64
 	for pi := range fr.prims {
 		p := &fr.prims[pi]
-		if mali && !p.coversSample() {
+		if tl.DropSamplelessPrimitives && !p.coversSample() {
 			fr.st.PrimitivesCulled.NoSample++
 			continue
 		}
@@ -99,7 +72,7 @@ func (fr *frameRun) renderTiled(mali bool) error {
 		t0x, t1x := int(p.bx0)/tw, int(p.bx1)/tw
 		t0y, t1y := int(p.by0)/th, int(p.by1)/th
 		l := 0
-		for l < levels-1 && ((t1x>>l)-(t0x>>l)+1)*((t1y>>l)-(t0y>>l)+1) > maxBinsPerPrim {
+		for l < levels-1 && ((t1x>>l)-(t0x>>l)+1)*((t1y>>l)-(t0y>>l)+1) > tl.HierarchyMaxBins {
 			l++
 		}
 		if levels > 1 {
@@ -113,13 +86,13 @@ func (fr *frameRun) renderTiled(mali bool) error {
 				if k%perChunk == 0 {
 					bl.chunks = append(bl.chunks, heapNext)
 					heapNext += uint64(chunk)
-					if g.Family != arch.Midgard || k > 0 { // Midgard's first chunk is the reserved body
+					if !reserved || k > 0 { // a reserved first chunk was counted above
 						fr.st.PolygonListAlloc += uint64(chunk)
 					}
 				}
 				bl.prims = append(bl.prims, int32(pi))
-				r.ms.Write(bl.chunks[k/perChunk]+uint64(k%perChunk*polyEntryBytes), polyEntryBytes, StreamBinning)
-				fr.st.PolygonListBytes += polyEntryBytes
+				r.ms.Write(bl.chunks[k/perChunk]+uint64(k%perChunk*entryBytes), entryBytes, StreamBinning)
+				fr.st.PolygonListBytes += uint64(entryBytes)
 				refs++
 			}
 		}
@@ -127,8 +100,8 @@ func (fr *frameRun) renderTiled(mali bool) error {
 	for l := 0; l < levels; l++ {
 		for b := range lists[l] {
 			if len(lists[l][b].prims) > 0 {
-				r.ms.Write(headerBase[l]+uint64(b*polyHeaderBytes), polyHeaderBytes, StreamBinning)
-				fr.st.PolygonListBytes += polyHeaderBytes
+				r.ms.Write(headerBase[l]+uint64(b*headerBytes), headerBytes, StreamBinning)
+				fr.st.PolygonListBytes += uint64(headerBytes)
 			}
 		}
 	}
@@ -140,13 +113,14 @@ func (fr *frameRun) renderTiled(mali bool) error {
 
 	// Fragment work, tile by tile, each tile to the core free first.
 	fr.initGrid(tw, th, tx, ty)
-	te := mali
+	te := tl.TransactionElimination
+	crcBytes := tl.CRCBytesPerTile
 	tgt := &target{tileBytes: &fr.st.TileMemoryBytes}
 	fu := newFragUnit(fr, tgt)
 	coreBusy := make([]float64, max(g.Cores, 1))
-	recBytes := uint64(16 + 4*r.nvary)
+	recBytes := uint64(r.vertexRecordBytes())
 	fragStart := fr.dramTotal()
-	var heads [maliLevels][]int32
+	heads := make([][]int32, levels)
 	var crcBuf []byte
 	for t := 0; t < tx*ty; t++ {
 		if err := fr.checkpoint("tiles", t, tx*ty); err != nil {
@@ -169,9 +143,9 @@ func (fr *frameRun) renderTiled(mali bool) error {
 			b := (cy>>l)*lx[l] + (cx >> l)
 			bl := &lists[l][b]
 			heads[l] = bl.prims
-			r.ms.Read(headerBase[l]+uint64(b*polyHeaderBytes), polyHeaderBytes, StreamBinning)
+			r.ms.Read(headerBase[l]+uint64(b*headerBytes), headerBytes, StreamBinning)
 			for k := range bl.prims {
-				r.ms.Read(bl.chunks[k/perChunk]+uint64(k%perChunk*polyEntryBytes), polyEntryBytes, StreamBinning)
+				r.ms.Read(bl.chunks[k/perChunk]+uint64(k%perChunk*entryBytes), entryBytes, StreamBinning)
 			}
 			n += uint64(len(bl.prims))
 		}
@@ -209,15 +183,15 @@ func (fr *frameRun) renderTiled(mali bool) error {
 			crcBuf = binary.LittleEndian.AppendUint32(crcBuf, c)
 		}
 		crc := crc32.ChecksumIEEE(crcBuf)
-		fr.st.TileMemoryBytes += uint64(len(tgt.color) * 4)
+		fr.st.TileMemoryBytes += uint64(len(tgt.color) * colorBytes)
 		state := TileWritten
 		if te {
-			r.ms.Read(r.crcBase+uint64(t*crcBytesPerTile), crcBytesPerTile, StreamFramebuffer)
+			r.ms.Read(r.crcBase+uint64(t*crcBytes), crcBytes, StreamFramebuffer)
 			if r.crcValid[t] && r.crcs[t] == crc {
 				state = TileEliminated
 			} else {
 				r.crcs[t], r.crcValid[t] = crc, true
-				r.ms.Write(r.crcBase+uint64(t*crcBytesPerTile), crcBytesPerTile, StreamFramebuffer)
+				r.ms.Write(r.crcBase+uint64(t*crcBytes), crcBytes, StreamFramebuffer)
 			}
 		}
 		fr.grid.State[t] = state
@@ -247,8 +221,9 @@ func (fr *frameRun) renderTiled(mali bool) error {
 }
 
 // writeTile copies a finished tile to the colour buffer in memory and
-// sends the write through L2: whole 16×16 u-interleaved blocks (1 KiB
-// contiguous at 4 bytes per pixel), or the tile's rows in linear layout.
+// sends the write through L2: whole u-interleaved blocks (16×16 pixels,
+// 1 KiB contiguous at 4 bytes per pixel: the layout's rule, seed 002), or
+// the tile's rows in linear layout.
 func (fr *frameRun) writeTile(t *target) {
 	r := fr.r
 	for y := 0; y < t.h; y++ {
