@@ -65,7 +65,7 @@ func init() {
 					return 0, 0, err
 				}
 				ct := res.Timing.Counters
-				return ct["local_bytes"] / float64(g.Cores), ct["local_utilization_pct"] / 100 * res.Timing.Cycles, nil
+				return ct.Value("local_bytes") / float64(g.Cores), ct.Value("local_utilization_pct") / 100 * res.Timing.Cycles, nil
 			}
 			b1, t1, err := run(16)
 			if err != nil {
@@ -131,7 +131,7 @@ func init() {
 				return 0, 0, 0, err
 			}
 			ct := res.Timing.Counters
-			return res.Timing.Cycles, ct["l1_hits"], ct["l1_misses"], nil
+			return res.Timing.Cycles, ct.Value("l1_hits"), ct.Value("l1_misses"), nil
 		}
 		one, _, _, err := run(1)
 		if err != nil {

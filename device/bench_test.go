@@ -91,7 +91,7 @@ func BenchmarkTiming(b *testing.B) {
 				cpu0 := cpuSeconds()
 				for i := 0; i < b.N; i++ {
 					r := run()
-					insts += r.Timing.Counters["warp_instructions"]
+					insts += r.Timing.Counters.Value("warp_instructions")
 					threadInsts += float64(r.Stats.ThreadInsts)
 				}
 				cpu := cpuSeconds() - cpu0

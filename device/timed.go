@@ -2,9 +2,9 @@ package device
 
 import (
 	"errors"
-	"sort"
 	"time"
 
+	"github.com/pocketgpu/pocketgpu/counters"
 	"github.com/pocketgpu/pocketgpu/isa"
 	"github.com/pocketgpu/pocketgpu/isa/families"
 	"github.com/pocketgpu/pocketgpu/timing"
@@ -27,21 +27,14 @@ func (d *Device) ResetCaches() { d.hierarchy().Reset() }
 type Timing struct {
 	Cycles float64
 	TimeNS float64
-	// Counters are the counters of docs/counters.md by name; PerCore the
-	// per-core ones, a map per shader core.
-	Counters map[string]float64
-	PerCore  []map[string]float64
+	// Counters are the counters of docs/counters.md, the engine's then
+	// the memory hierarchy's; PerCore the per-core ones, a set per core.
+	Counters counters.Set
+	PerCore  []counters.Set
 }
 
 // Names returns the counter names in order.
-func (t *Timing) Names() []string {
-	names := make([]string, 0, len(t.Counters))
-	for k := range t.Counters {
-		names = append(names, k)
-	}
-	sort.Strings(names)
-	return names
-}
+func (t *Timing) Names() []string { return t.Counters.Names() }
 
 // TimedResult is a dispatch run under the timing model.
 type TimedResult struct {
@@ -89,6 +82,12 @@ func timingOf(r *timing.Result) *Timing {
 // memory and a device buffer (map/unmap, enqueue read/write).
 func (d *Device) CopyCycles(bytes int64, toGPU bool) float64 {
 	return d.hierarchy().CopyTime(bytes, toGPU)
+}
+
+// CopyCounters are the counters of such a copy (docs/counters.md,
+// "Copies").
+func (d *Device) CopyCounters(bytes int64, toGPU bool) counters.Set {
+	return d.hierarchy().CopyCounters(bytes, toGPU)
 }
 
 // Analyze lowers the kernel for the device's GPU and sums its issue groups

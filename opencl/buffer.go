@@ -288,7 +288,7 @@ func (q *Queue) Read(b *Buffer, offset int, dst []byte) (*Event, error) {
 		rec.Bytes = len(dst)
 		defer lockRoots(b)()
 		copy(dst, b.bytesNow()[offset:])
-		return q.copyNS(sim, len(dst), false), nil
+		return q.copyNS(sim, rec, len(dst), false), nil
 	})
 }
 
@@ -301,7 +301,7 @@ func (q *Queue) Write(b *Buffer, offset int, src []byte) (*Event, error) {
 		rec.Bytes = len(src)
 		defer lockRoots(b)()
 		copy(b.bytesOn(sim)[offset:], src)
-		return q.copyNS(sim, len(src), true), nil
+		return q.copyNS(sim, rec, len(src), true), nil
 	})
 }
 
@@ -339,7 +339,7 @@ func (q *Queue) Copy(src, dst *Buffer, srcOff, dstOff, size int) (*Event, error)
 		copy(dst.bytesOn(sim)[dstOff:dstOff+size], src.bytesOn(sim)[srcOff:srcOff+size])
 		// A copy on the GPU reads and writes through memory: priced as
 		// two transfers of the copy model.
-		return 2 * q.copyNS(sim, size, true), nil
+		return q.copyNS(sim, rec, 2*size, true), nil
 	})
 }
 
@@ -362,18 +362,21 @@ func (q *Queue) Fill(b *Buffer, pattern []byte, offset, size int) (*Event, error
 		for i := 0; i < size; i += len(pattern) {
 			copy(data[i:], pattern)
 		}
-		return q.copyNS(sim, size, true), nil
+		return q.copyNS(sim, rec, size, true), nil
 	})
 }
 
 // MemCopyOverlap is CL_MEM_COPY_OVERLAP.
 const MemCopyOverlap Status = -8
 
-// copyNS is the simulated time of a host transfer of n bytes.
-func (q *Queue) copyNS(sim *simDevice, n int, toGPU bool) float64 {
+// copyNS is the simulated time of a transfer that moves n bytes through
+// the device's copy model (a copy within device memory reads and writes
+// each byte: twice its size), and records its counters.
+func (q *Queue) copyNS(sim *simDevice, rec *CommandRecord, n int, toGPU bool) float64 {
 	if q.Functional || n == 0 {
 		return 0
 	}
+	rec.Counters = sim.dev.CopyCounters(int64(n), toGPU)
 	return sim.dev.CopyCycles(int64(n), toGPU) / q.Device.GPU.ClockMHz * 1000
 }
 

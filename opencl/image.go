@@ -349,7 +349,7 @@ func (q *Queue) ReadImage(img *Image, origin, region [3]int, row, slice int, dst
 		rec.Bytes = n
 		defer lockRoots(img.Mem)()
 		copyRect(dst, hr, img.Mem.bytesNow(), img.rect(o), r)
-		return q.copyNS(sim, n, false), nil
+		return q.copyNS(sim, rec, n, false), nil
 	})
 }
 
@@ -364,7 +364,7 @@ func (q *Queue) WriteImage(img *Image, origin, region [3]int, row, slice int, sr
 		rec.Bytes = n
 		defer lockRoots(img.Mem)()
 		copyRect(img.Mem.bytesOn(sim), img.rect(o), src, hr, r)
-		return q.copyNS(sim, n, true), nil
+		return q.copyNS(sim, rec, n, true), nil
 	})
 }
 
@@ -462,7 +462,7 @@ func (q *Queue) CopyImage(src, dst *Image, so, do, region [3]int) (*Event, error
 		rec.Bytes = n
 		defer lockRoots(src.Mem, dst.Mem)()
 		copyRect(dst.Mem.bytesOn(sim), dst.rect(d), src.Mem.bytesOn(sim), src.rect(s), br)
-		return 2 * q.copyNS(sim, n, true), nil
+		return q.copyNS(sim, rec, 2*n, true), nil
 	})
 }
 
@@ -510,7 +510,7 @@ func (q *Queue) CopyImageToBuffer(img *Image, b *Buffer, origin, region [3]int, 
 		} else {
 			copyRect(b.bytesOn(sim), tight, img.Mem.bytesOn(sim), img.rect(o), br)
 		}
-		return 2 * q.copyNS(sim, n, true), nil
+		return q.copyNS(sim, rec, 2*n, true), nil
 	})
 }
 
@@ -546,7 +546,7 @@ func (q *Queue) FillImage(img *Image, color []byte, origin, region [3]int) (*Eve
 				}
 			}
 		}
-		return q.copyNS(sim, n, true), nil
+		return q.copyNS(sim, rec, n, true), nil
 	})
 }
 

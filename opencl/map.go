@@ -86,7 +86,7 @@ func (q *Queue) mapRect(cmd uint32, b *Buffer, count *atomic.Int32, flags uint64
 		if !m.ZeroCopy {
 			copyRect(m.Mem, Rect{Row: m.Row, Slice: m.Slice}, b.bytesNow(), at, region)
 		}
-		return q.copyNS(sim, n, false), nil
+		return q.copyNS(sim, rec, n, false), nil
 	})
 	if err != nil {
 		return nil, nil, err
@@ -119,6 +119,6 @@ func (q *Queue) Unmap(m *Mapping) (*Event, error) {
 		} else {
 			copyRect(m.buf.bytesOn(sim), m.at, m.Mem, Rect{Row: m.Row, Slice: m.Slice}, m.region)
 		}
-		return q.copyNS(sim, n, true), nil
+		return q.copyNS(sim, rec, n, true), nil
 	})
 }

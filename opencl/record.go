@@ -4,6 +4,8 @@ import (
 	"math"
 	"sync"
 	"time"
+
+	"github.com/pocketgpu/pocketgpu/counters"
 )
 
 // CommandRecord is what one finished command did: the line a report
@@ -24,8 +26,10 @@ type CommandRecord struct {
 	TimeNS  float64 `json:"time_ns"`
 	Cycles  float64 `json:"cycles,omitempty"`
 	// HostSeconds is the host time the simulation took.
-	HostSeconds float64            `json:"host_seconds"`
-	Counters    map[string]float64 `json:"counters,omitempty"`
+	HostSeconds float64 `json:"host_seconds"`
+	// Counters are a kernel's counters (engine and memory) or a
+	// transfer's (copies), docs/counters.md.
+	Counters counters.Set `json:"counters,omitempty"`
 }
 
 // commandNames name the command types in records.

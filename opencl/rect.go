@@ -111,7 +111,7 @@ func (q *Queue) ReadRect(b *Buffer, br, hr Rect, region [3]int, dst []byte) (*Ev
 		rec.Bytes = n
 		defer lockRoots(b)()
 		copyRect(dst, hr, b.bytesNow(), br, region)
-		return q.copyNS(sim, n, false), nil
+		return q.copyNS(sim, rec, n, false), nil
 	})
 }
 
@@ -129,7 +129,7 @@ func (q *Queue) WriteRect(b *Buffer, br, hr Rect, region [3]int, src []byte) (*E
 		rec.Bytes = n
 		defer lockRoots(b)()
 		copyRect(b.bytesOn(sim), br, src, hr, region)
-		return q.copyNS(sim, n, true), nil
+		return q.copyNS(sim, rec, n, true), nil
 	})
 }
 
@@ -163,7 +163,7 @@ func (q *Queue) CopyRect(src, dst *Buffer, sr, dr Rect, region [3]int) (*Event, 
 		rec.Bytes = n
 		defer lockRoots(src, dst)()
 		copyRect(dst.bytesOn(sim), dr, src.bytesOn(sim), sr, region)
-		return 2 * q.copyNS(sim, n, true), nil
+		return q.copyNS(sim, rec, 2*n, true), nil
 	})
 }
 

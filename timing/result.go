@@ -2,44 +2,26 @@ package timing
 
 import (
 	"math"
-	"sort"
+
+	"github.com/pocketgpu/pocketgpu/counters"
 )
 
-// Result is a timed kernel run: its duration and counters. Counters is a
-// flat map (names documented in docs/counters.md) so that reports, JSON and
-// comparisons treat every counter alike; PerCore holds the per-core ones.
+// Result is a timed kernel run: its duration and counters (the engine's
+// and the memory hierarchy's, docs/counters.md), GPU-wide and per core.
 type Result struct {
 	Cycles   float64
 	TimeNS   float64
-	Counters map[string]float64
-	PerCore  []map[string]float64
+	Counters counters.Set
+	PerCore  []counters.Set
 }
 
 // Names returns the counter names in order.
-func (r *Result) Names() []string {
-	names := make([]string, 0, len(r.Counters))
-	for k := range r.Counters {
-		names = append(names, k)
-	}
-	sort.Strings(names)
-	return names
-}
+func (r *Result) Names() []string { return r.Counters.Names() }
 
 func (e *Engine) result(cycles float64) *Result {
 	g := e.g
-	r := &Result{Cycles: cycles, TimeNS: cycles / g.ClockMHz * 1000, Counters: map[string]float64{}}
-	c := r.Counters
-	c["cycles"] = cycles
-	c["time_ns"] = r.TimeNS
-	c["workgroups"] = float64(e.totalWG)
-	c["warp_instructions"] = float64(e.d.Stats.WarpInsts)
-	c["thread_instructions"] = float64(e.d.Stats.ThreadInsts)
-	if e.d.Stats.WarpInsts > 0 {
-		avg := float64(e.d.Stats.ThreadInsts) / float64(e.d.Stats.WarpInsts)
-		c["active_lanes_avg"] = avg
-		c["simd_efficiency_pct"] = 100 * avg / float64(e.d.Width)
-	}
-	c["warp_width"] = float64(e.d.Width)
+	r := &Result{Cycles: cycles, TimeNS: cycles / g.ClockMHz * 1000}
+	ec, pcDefs := engineCounters, engineCoreCounters
 	maxWarps := float64(e.cfg.Occupancy.ResidentWarpsPerCore)
 	engines := float64(len(e.eng))
 	var launched, peak, area float64
@@ -47,21 +29,20 @@ func (e *Engine) result(cycles float64) *Result {
 	var stall [numCauses]float64
 	var groups, ops, issueBusy float64
 	for _, co := range e.cores {
-		pc := map[string]float64{}
+		var pc counters.Set
 		co.residentArea += float64(co.resident) * (cycles - co.lastChange)
 		co.lastChange = cycles
 		active := 0.0
 		if co.lastActive > co.firstActive {
 			active = co.lastActive - co.firstActive
 		}
-		pc["active_cycles"] = active
-		pc["warps_launched"] = float64(co.warpsLaunched)
+		pc = append(pc, pcDefs.Of("active_cycles", active), pcDefs.Of("warps_launched", float64(co.warpsLaunched)))
 		launched += float64(co.warpsLaunched)
 		area += co.residentArea
 		peak = math.Max(peak, float64(co.peakResident))
 		if cycles > 0 && maxWarps > 0 {
-			pc["occupancy_avg_pct"] = 100 * co.residentArea / cycles / maxWarps
-			pc["occupancy_peak_pct"] = 100 * float64(co.peakResident) / maxWarps
+			pc = append(pc, pcDefs.Of("occupancy_avg_pct", 100*co.residentArea/cycles/maxWarps),
+				pcDefs.Of("occupancy_peak_pct", 100*float64(co.peakResident)/maxWarps))
 		}
 		var cgroups, cissue float64
 		var cstall [numCauses]float64
@@ -93,42 +74,59 @@ func (e *Engine) result(cycles float64) *Result {
 		cstall[StallNoWarp] += math.Max(noWarp, 0)
 		stall[StallNoWarp] += math.Max(noWarp, 0)
 		if perEngine > 0 {
-			pc["issue_utilization_pct"] = 100 * cissue / perEngine
+			pc = append(pc, pcDefs.Of("issue_utilization_pct", 100*cissue/perEngine))
 			for k := StallMemory; k < numCauses; k++ {
-				pc["stall_"+k.String()+"_pct"] = 100 * cstall[k] / perEngine
+				pc = append(pc, pcDefs.Def("stall_<cause>_pct").With(k.String(), 100*cstall[k]/perEngine))
 			}
 		}
 		r.PerCore = append(r.PerCore, pc)
 	}
-	c["warps_launched"] = launched
-	c["groups_issued"] = groups
-	c["machine_ops"] = ops
+
+	c := counters.Set{ec.Of("cycles", cycles), ec.Of("time_ns", r.TimeNS)}
 	if cycles > 0 && maxWarps > 0 {
-		c["occupancy_avg_pct"] = 100 * area / cycles / maxWarps / float64(len(e.cores))
-		c["occupancy_peak_pct"] = 100 * peak / maxWarps
+		c = append(c, ec.Of("occupancy_avg_pct", 100*area/cycles/maxWarps/float64(len(e.cores))),
+			ec.Of("occupancy_peak_pct", 100*peak/maxWarps))
 	}
-	total := cycles * engines
-	if total > 0 {
-		c["issue_utilization_pct"] = 100 * issueBusy / total
+	if total := cycles * engines; total > 0 {
+		c = append(c, ec.Of("issue_utilization_pct", 100*issueBusy/total))
 		var alu float64
-		for p, name := range e.prog.Pipes {
-			c["pipe_"+name+"_busy_cycles"] = pipeBusy[p]
-			c["pipe_"+name+"_utilization_pct"] = 100 * pipeBusy[p] / total
-			alu += pipeBusy[p]
+		for _, b := range pipeBusy {
+			alu += b
 		}
 		if len(e.prog.Pipes) > 0 {
-			c["alu_capacity_used_pct"] = 100 * alu / total / float64(len(e.prog.Pipes))
+			c = append(c, ec.Of("alu_capacity_used_pct", 100*alu/total/float64(len(e.prog.Pipes))))
+		}
+		for p, name := range e.prog.Pipes {
+			c = append(c, ec.Def("pipe_<name>_busy_cycles").With(name, pipeBusy[p]),
+				ec.Def("pipe_<name>_utilization_pct").With(name, 100*pipeBusy[p]/total))
 		}
 		for k := StallMemory; k < numCauses; k++ {
-			c["stall_"+k.String()+"_cycles"] = stall[k]
-			c["stall_"+k.String()+"_pct"] = 100 * stall[k] / total
+			c = append(c, ec.Def("stall_<cause>_cycles").With(k.String(), stall[k]),
+				ec.Def("stall_<cause>_pct").With(k.String(), 100*stall[k]/total))
 		}
 	}
-	if f := e.fetch; f != nil {
-		c["icache_hits"] = float64(f.hits)
-		c["icache_buffer_misses"] = float64(f.bufMisses)
-		c["icache_misses"] = float64(f.misses)
+	if st := e.d.Stats; st.WarpInsts > 0 {
+		avg := float64(st.ThreadInsts) / float64(st.WarpInsts)
+		c = append(c, ec.Of("active_lanes_avg", avg), ec.Of("simd_efficiency_pct", 100*avg/float64(e.d.Width)))
 	}
-	e.memoryCounters(c, r.PerCore, cycles)
+	c = append(c,
+		ec.Of("warp_width", float64(e.d.Width)),
+		ec.Of("warp_instructions", float64(e.d.Stats.WarpInsts)),
+		ec.Of("warps_launched", launched),
+		ec.Of("thread_instructions", float64(e.d.Stats.ThreadInsts)),
+		ec.Of("groups_issued", groups),
+		ec.Of("machine_ops", ops),
+		ec.Of("workgroups", float64(e.totalWG)),
+	)
+	if f := e.fetch; f != nil {
+		c = append(c, ec.Of("icache_hits", float64(f.hits)),
+			ec.Of("icache_buffer_misses", float64(f.bufMisses)),
+			ec.Of("icache_misses", float64(f.misses)))
+	}
+	m := e.mem.Counters()
+	r.Counters = append(c, m.Items(cycles)...)
+	for core := range r.PerCore {
+		r.PerCore[core] = append(r.PerCore[core], m.CoreItems(core)...)
+	}
 	return r
 }

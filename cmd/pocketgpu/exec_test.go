@@ -114,7 +114,7 @@ func TestExecReportMatchesRun(t *testing.T) {
 			t.Errorf("command %d has seq %d", i, c.Seq)
 		}
 		if c.Command == "kernel" {
-			if c.Kernel != "triad" || len(c.Global) != 1 || c.Global[0] != 4096 || c.Counters["cycles"] != c.Cycles {
+			if c.Kernel != "triad" || len(c.Global) != 1 || c.Global[0] != 4096 || c.Counters.Value("cycles") != c.Cycles {
 				t.Errorf("kernel record %+v", c)
 			}
 			kernels = append(kernels, c.Cycles)

@@ -32,6 +32,8 @@ type Job struct {
 	dir string
 	// quiet drops kernels' printf output (JSON output stays parseable).
 	quiet bool
+	// csv is where --csv writes the counters ("" none).
+	csv string
 }
 
 // stringList accepts one string or a list.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -16,6 +17,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/pocketgpu/pocketgpu/arch"
+	"github.com/pocketgpu/pocketgpu/counters"
 	"github.com/pocketgpu/pocketgpu/device"
 	"github.com/pocketgpu/pocketgpu/gfx"
 	"github.com/pocketgpu/pocketgpu/gfx/gltf"
@@ -155,17 +157,28 @@ func renderOptions(g *arch.GPU, rf renderFlags) (gfx.Options, error) {
 
 // renderReport is the JSON the command prints.
 type renderReport struct {
-	GPU    string           `json:"gpu"`
-	Scene  string           `json:"scene"`
-	Width  int              `json:"width"`
-	Height int              `json:"height"`
-	Mode   string           `json:"mode"`
-	Layout string           `json:"layout"`
-	Clock  float64          `json:"clock_mhz"`
-	Files  []string         `json:"files"`
-	Frames []gfx.FrameStats `json:"frames"`
+	GPU    string        `json:"gpu"`
+	Scene  string        `json:"scene"`
+	Width  int           `json:"width"`
+	Height int           `json:"height"`
+	Mode   string        `json:"mode"`
+	Layout string        `json:"layout"`
+	Clock  float64       `json:"clock_mhz"`
+	Files  []string      `json:"files"`
+	Frames []renderFrame `json:"frames"`
 	// Partial says why the render stopped early (Ctrl-C, the memory cap).
 	Partial string `json:"partial,omitempty"`
+
+	stats []gfx.FrameStats // the frames' figures for the text summary
+}
+
+// renderFrame is one frame in the JSON: its counters (docs/counters.md,
+// "Rendering") and each pass's cycles.
+type renderFrame struct {
+	Frame    int          `json:"frame"`
+	Mode     string       `json:"mode"`
+	Counters counters.Set `json:"counters"`
+	Passes   []gfx.Pass   `json:"passes"`
 }
 
 // renderSecondsPerPixel is what a frame costs the simulator per pixel, for
@@ -239,7 +252,8 @@ func runRender(ctx context.Context, out, stderr io.Writer, sceneArg string, rf r
 			}
 			rep.Files = append(rep.Files, p)
 		}
-		rep.Frames = append(rep.Frames, f.Stats)
+		rep.Frames = append(rep.Frames, renderFrame{Frame: f.Stats.Frame, Mode: f.Stats.Mode, Counters: f.Stats.Counters(), Passes: f.Stats.PassCycles})
+		rep.stats = append(rep.stats, f.Stats)
 	}
 	bar.finish()
 	if len(rep.Frames) == 0 {
@@ -252,6 +266,10 @@ func runRender(ctx context.Context, out, stderr io.Writer, sceneArg string, rf r
 	cp := filepath.Join(rf.out, "counters.json")
 	if err := os.WriteFile(cp, append(js, '\n'), 0o644); err != nil {
 		return fmt.Errorf("writing %s: %w", cp, err)
+	}
+	rep.Files = append(rep.Files, cp)
+	if cp, err = writeFrameCSV(rf.out, rep); err != nil {
+		return err
 	}
 	rep.Files = append(rep.Files, cp)
 	if rf.asJSON {
@@ -303,10 +321,28 @@ func writePNG(path string, img image.Image) error {
 	return f.Close()
 }
 
+// writeFrameCSV writes counters.csv: a row per counter, a column per frame.
+func writeFrameCSV(dir string, rep renderReport) (string, error) {
+	var b bytes.Buffer
+	headers := make([]string, len(rep.Frames))
+	sets := make([]counters.Set, len(rep.Frames))
+	for i, f := range rep.Frames {
+		headers[i], sets[i] = fmt.Sprintf("frame %d", f.Frame), f.Counters
+	}
+	if err := counters.WriteCSV(&b, counters.Frame, headers, sets); err != nil {
+		return "", err
+	}
+	p := filepath.Join(dir, "counters.csv")
+	if err := os.WriteFile(p, b.Bytes(), 0o644); err != nil {
+		return "", fmt.Errorf("writing %s: %w", p, err)
+	}
+	return p, nil
+}
+
 func writeRenderText(out io.Writer, g *arch.GPU, rep renderReport) error {
 	fmt.Fprintf(out, "%s, scene %s, %dx%d, %s rendering, colour buffer %s, %d frame(s) at %s MHz\n",
 		g.ID, rep.Scene, rep.Width, rep.Height, rep.Mode, rep.Layout, len(rep.Frames), fmtFloat(g.ClockMHz))
-	for _, st := range rep.Frames {
+	for _, st := range rep.stats {
 		fmt.Fprintf(out, "\nframe %d: %.0f cycles, %.3f ms, %.1f FPS (estimated: docs/rendering.md)\n", st.Frame, st.Cycles, st.TimeMS, st.FPS)
 		w := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 		var passes []string

@@ -29,8 +29,11 @@ func TestRenderCommand(t *testing.T) {
 		t.Fatalf("frames: %v", m["frames"])
 	}
 	for i, f := range frames {
-		fm := f.(map[string]any)
-		for _, k := range []string{"cycles", "dram_read_bytes", "dram_write_bytes", "tiles_total", "tiles_written", "tiles_eliminated", "time_ms", "fps", "pass_cycles", "primitives_culled", "texture_cache_hits"} {
+		if _, ok := f.(map[string]any)["passes"].([]any); !ok {
+			t.Errorf("frame %d has no passes list", i)
+		}
+		fm := f.(map[string]any)["counters"].(map[string]any)
+		for _, k := range []string{"cycles", "dram_read_bytes", "dram_write_bytes", "tiles_total", "tiles_written", "tiles_eliminated", "time_ms", "fps", "passes", "primitives_culled_back_face", "dram_read_texture_bytes", "texture_cache_hits"} {
 			if _, ok := fm[k]; !ok {
 				t.Errorf("frame %d has no %q", i, k)
 			}
@@ -39,10 +42,10 @@ func TestRenderCommand(t *testing.T) {
 			t.Errorf("frame %d: %v tiles, want 12 (4x3 of 16x16)", i, fm["tiles_total"])
 		}
 	}
-	if f1 := frames[1].(map[string]any); f1["tiles_written"].(float64) != 0 || f1["tiles_eliminated"].(float64) != 12 {
+	if f1 := frames[1].(map[string]any)["counters"].(map[string]any); f1["tiles_written"].(float64) != 0 || f1["tiles_eliminated"].(float64) != 12 {
 		t.Errorf("static second frame: %v written, %v eliminated", f1["tiles_written"], f1["tiles_eliminated"])
 	}
-	for _, name := range []string{"frame-000.png", "frame-001.png", "heat-prims-000.png", "heat-cycles-001.png", "heat-te-001.png", "counters.json"} {
+	for _, name := range []string{"frame-000.png", "frame-001.png", "heat-prims-000.png", "heat-cycles-001.png", "heat-te-001.png", "counters.json", "counters.csv"} {
 		if st, err := os.Stat(filepath.Join(dir, name)); err != nil || st.Size() == 0 {
 			t.Errorf("%s: %v", name, err)
 		}
@@ -69,7 +72,7 @@ func TestRenderCommand(t *testing.T) {
 		}
 	}
 	m = renderJSON(t, "--gpu", "adreno-640", "spheres:2000", "--width", "64", "--height", "48", "--out", t.TempDir())
-	if f := m["frames"].([]any)[0].(map[string]any); f["passes"].(float64) != 1 || f["bins"].(float64) != 1 {
+	if f := m["frames"].([]any)[0].(map[string]any)["counters"].(map[string]any); f["passes"].(float64) != 1 || f["bins"].(float64) != 1 {
 		t.Errorf("adreno one bin: passes %v, bins %v", f["passes"], f["bins"])
 	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -16,6 +17,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/pocketgpu/pocketgpu/arch"
+	"github.com/pocketgpu/pocketgpu/counters"
 	"github.com/pocketgpu/pocketgpu/device"
 	"github.com/pocketgpu/pocketgpu/kernel"
 )
@@ -28,6 +30,7 @@ func newRunCmd() *cobra.Command {
 		global, local, offset string
 		dumps, prints, specs  []string
 		asJSON                bool
+		csvFile               string
 	)
 	cmd := &cobra.Command{
 		Use:   "run [--gpu GPU] KERNEL|JOB.yaml [flags]",
@@ -128,6 +131,7 @@ A job file holds the same fields as YAML (see docs/run.md).`,
 				job.Spec[id] = v
 			}
 			job.quiet = asJSON
+			job.csv = csvFile
 			return runJob(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), job, asJSON)
 		},
 	}
@@ -148,6 +152,7 @@ A job file holds the same fields as YAML (see docs/run.md).`,
 		"stop a kernel after N warp instructions, or never with unlimited (default 2^28, or 2^14 per warp launched if more)")
 	f.IntVar(&j.WarpWidth, "warp-width", 0, "override the warp width the GPU's occupancy rules choose")
 	f.BoolVar(&asJSON, "json", false, "print the result as JSON")
+	f.StringVar(&csvFile, "csv", "", "also write the counters to FILE as CSV (a row per counter, a column per GPU)")
 	nameArgs(cmd, "gpu", "GPU", "entry", "NAME", "define", "NAME[=VALUE]", "include", "DIR", "global", "X[,Y[,Z]]", "local", "X[,Y[,Z]]",
 		"offset", "X[,Y[,Z]]", "arg", "SPEC", "dump", "N=FILE", "print", "N[:COUNT]", "spec", "ID=VALUE", "max-instructions", "N", "warp-width", "N")
 	return cmd
@@ -155,26 +160,26 @@ A job file holds the same fields as YAML (see docs/run.md).`,
 
 // runResult is one GPU's run, as --json prints it.
 type runResult struct {
-	GPU                string               `json:"gpu"`
-	Kernel             string               `json:"kernel"`
-	Entry              string               `json:"entry"`
-	Mode               string               `json:"mode"`
-	Global             []int                `json:"global"`
-	Local              []int                `json:"local"`
-	WarpWidth          int                  `json:"warp_width"`
-	RegistersPerThread int                  `json:"registers_per_thread"`
-	Workgroups         uint64               `json:"workgroups"`
-	Warps              uint64               `json:"warps"`
-	ThreadInstructions uint64               `json:"thread_instructions"`
-	WarpInstructions   uint64               `json:"warp_instructions"`
-	HostSeconds        float64              `json:"host_seconds"`
-	Cycles             float64              `json:"cycles,omitempty"`
-	TimeNS             float64              `json:"time_ns,omitempty"`
-	ClockMHz           float64              `json:"clock_mhz,omitempty"`
-	Counters           map[string]float64   `json:"counters,omitempty"`
-	PerCore            []map[string]float64 `json:"per_core,omitempty"`
-	Printed            map[int][]string     `json:"printed,omitempty"`
-	Dumped             map[int]string       `json:"dumped,omitempty"`
+	GPU                string           `json:"gpu"`
+	Kernel             string           `json:"kernel"`
+	Entry              string           `json:"entry"`
+	Mode               string           `json:"mode"`
+	Global             []int            `json:"global"`
+	Local              []int            `json:"local"`
+	WarpWidth          int              `json:"warp_width"`
+	RegistersPerThread int              `json:"registers_per_thread"`
+	Workgroups         uint64           `json:"workgroups"`
+	Warps              uint64           `json:"warps"`
+	ThreadInstructions uint64           `json:"thread_instructions"`
+	WarpInstructions   uint64           `json:"warp_instructions"`
+	HostSeconds        float64          `json:"host_seconds"`
+	Cycles             float64          `json:"cycles,omitempty"`
+	TimeNS             float64          `json:"time_ns,omitempty"`
+	ClockMHz           float64          `json:"clock_mhz,omitempty"`
+	Counters           counters.Set     `json:"counters,omitempty"`
+	PerCore            []counters.Set   `json:"per_core,omitempty"`
+	Printed            map[int][]string `json:"printed,omitempty"`
+	Dumped             map[int]string   `json:"dumped,omitempty"`
 	// Partial says why the run stopped early (Ctrl-C, the memory cap);
 	// its counters cover the work done until then.
 	Partial string `json:"partial,omitempty"`
@@ -224,6 +229,14 @@ func runJob(ctx context.Context, stdout, stderr io.Writer, j *Job, asJSON bool) 
 			return badInputf("--dump %d: there are %d arguments", n, len(specs))
 		}
 		if err := checkOutputFile(fmt.Sprintf("--dump %d=%s", n, file), file); err != nil {
+			return err
+		}
+	}
+	if j.csv != "" {
+		if j.Functional {
+			return badInputf("--csv writes the timing counters; --functional has none")
+		}
+		if err := checkOutputFile("--csv "+j.csv, j.csv); err != nil {
 			return err
 		}
 	}
@@ -292,6 +305,11 @@ func runJob(ctx context.Context, stdout, stderr io.Writer, j *Job, asJSON bool) 
 			break
 		}
 	}
+	if j.csv != "" {
+		if err := writeRunCSV(j.csv, results); err != nil {
+			return err
+		}
+	}
 	if asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
@@ -308,6 +326,23 @@ func runJob(ctx context.Context, stdout, stderr io.Writer, j *Job, asJSON bool) 
 	}
 	printRuns(stdout, results, specs)
 	return stopped
+}
+
+// writeRunCSV writes the runs' counters as CSV, a column per GPU.
+func writeRunCSV(path string, runs []runResult) error {
+	var b bytes.Buffer
+	headers := make([]string, len(runs))
+	sets := make([]counters.Set, len(runs))
+	for i, r := range runs {
+		headers[i], sets[i] = r.GPU, r.Counters
+	}
+	if err := counters.WriteCSV(&b, counters.Kernel, headers, sets); err != nil {
+		return err
+	}
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		return fmt.Errorf("--csv: %w", err)
+	}
+	return nil
 }
 
 type gpuRun struct {
@@ -438,44 +473,6 @@ func kernelLoadError(err error) error {
 	return badInput(err)
 }
 
-// counterOrder lists the counters of all runs: the headline figures
-// first, then by name.
-func counterOrder(runs []runResult) []string {
-	seen := map[string]bool{"cycles": true, "time_ns": true}
-	var names []string
-	for _, r := range runs {
-		for k := range r.Counters {
-			if !seen[k] {
-				seen[k] = true
-				names = append(names, k)
-			}
-		}
-	}
-	rank := func(n string) int {
-		for i, p := range []string{"occupancy", "issue", "alu", "pipe_", "stall_", "active_lanes", "simd", "warp", "thread",
-			"groups", "machine", "mem_", "l1_", "texture", "l2_", "slc_", "dram_", "tlb_", "local_", "atomic"} {
-			if strings.HasPrefix(n, p) {
-				return i
-			}
-		}
-		return 99
-	}
-	sort.SliceStable(names, func(i, j int) bool {
-		if ri, rj := rank(names[i]), rank(names[j]); ri != rj {
-			return ri < rj
-		}
-		return names[i] < names[j]
-	})
-	return names
-}
-
-func formatCounter(name string, v float64) string {
-	if strings.HasSuffix(name, "_pct") {
-		return formatPct(v)
-	}
-	return formatNumber(v)
-}
-
 func printRuns(w io.Writer, runs []runResult, specs []kernel.Arg) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "\t")
@@ -515,15 +512,11 @@ func printRuns(w io.Writer, runs []runResult, specs []kernel.Arg) {
 	if runs[0].Counters != nil {
 		row("cycles", func(r runResult) string { return fmt.Sprintf("%.0f", r.Cycles) })
 		row("time", func(r runResult) string { return fmt.Sprintf("%.3f us at %g MHz", r.TimeNS/1000, r.ClockMHz) })
-		for _, name := range counterOrder(runs) {
-			row(name, func(r runResult) string {
-				v, ok := r.Counters[name]
-				if !ok {
-					return "-"
-				}
-				return formatCounter(name, v)
-			})
+		sets := make([]counters.Set, len(runs))
+		for i, r := range runs {
+			sets[i] = r.Counters
 		}
+		counters.WriteRows(tw, counters.Kernel, sets, "cycles", "time_ns")
 	}
 	tw.Flush()
 	for _, r := range runs {

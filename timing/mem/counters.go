@@ -1,6 +1,10 @@
 package mem
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/pocketgpu/pocketgpu/counters"
+)
 
 // CacheCounters are one cache's (or one slice's) counts. Accesses are line
 // lookups; reads and writes are the bytes the level above asked for.
@@ -112,72 +116,140 @@ func (c Counters) DRAMGBs(cycles float64) float64 {
 	return float64(c.DRAMReadBytes+c.DRAMWriteBytes) / (cycles / c.ClockMHz * 1000)
 }
 
-// Item is one named counter value for reports (documented in
-// docs/counters.md, ## Memory).
-type Item struct {
-	Name  string
-	Value float64
-	Unit  string
-	Doc   string
-}
-
-// cacheItems names one level's counts. Read-only caches (texture) have no
+// cacheDefs names one level's counts. Read-only caches (texture) have no
 // writes, and a write-through cache (the SLC) no write-backs: those are
 // left out.
-func cacheItems(prefix, what string, c CacheCounters, writes, writebacks bool) []Item {
-	items := []Item{
-		{prefix + "_accesses", float64(c.Accesses), "lines", what + ": line lookups"},
-		{prefix + "_hits", float64(c.Hits), "lines", what + ": lookups that found the line"},
-		{prefix + "_misses", float64(c.Misses), "lines", what + ": lookups that allocated the line"},
-		{prefix + "_hit_rate_pct", 100 * c.HitRate(), "%", what + ": hits / accesses"},
-		{prefix + "_read_bytes", float64(c.ReadBytes), "B", what + ": bytes read from it by the level above (or the core)"},
+func cacheDefs(prefix, what string, writes, writebacks bool) []counters.Def {
+	defs := []counters.Def{
+		counters.New(prefix+"_accesses", "lines", what+": line lookups"),
+		counters.New(prefix+"_hits", "lines", what+": lookups that found the line"),
+		counters.New(prefix+"_misses", "lines", what+": lookups that allocated the line"),
+		counters.New(prefix+"_hit_rate_pct", "%", what+": hits / accesses"),
+		counters.New(prefix+"_read_bytes", "B", what+": bytes read from it by the level above (or the core)"),
 	}
 	if writes {
-		items = append(items, Item{prefix + "_write_bytes", float64(c.WriteBytes), "B", what + ": bytes written into it"})
+		defs = append(defs, counters.New(prefix+"_write_bytes", "B", what+": bytes written into it"))
 	}
 	if writebacks {
-		items = append(items, Item{prefix + "_writebacks", float64(c.Writebacks), "lines", what + ": dirty lines written to the level below (evictions and the end-of-kernel flush)"})
+		defs = append(defs, counters.New(prefix+"_writebacks", "lines", what+": dirty lines written to the level below (evictions and the end-of-kernel flush)"))
+	}
+	return defs
+}
+
+// cacheItems is one level's counts as counters of part p.
+func cacheItems(p *counters.Part, prefix string, c CacheCounters, writes, writebacks bool) counters.Set {
+	items := counters.Set{
+		p.Of(prefix+"_accesses", float64(c.Accesses)),
+		p.Of(prefix+"_hits", float64(c.Hits)),
+		p.Of(prefix+"_misses", float64(c.Misses)),
+		p.Of(prefix+"_hit_rate_pct", 100*c.HitRate()),
+		p.Of(prefix+"_read_bytes", float64(c.ReadBytes)),
+	}
+	if writes {
+		items = append(items, p.Of(prefix+"_write_bytes", float64(c.WriteBytes)))
+	}
+	if writebacks {
+		items = append(items, p.Of(prefix+"_writebacks", float64(c.Writebacks)))
 	}
 	return items
 }
 
-// Items lists the GPU-wide memory counters of a run that took cycles, in a
-// stable order. Levels the GPU lacks are left out.
-func (c Counters) Items(cycles float64) []Item {
-	items := []Item{
-		{"mem_loads", float64(c.Loads), "requests", "load warp instructions sent to the memory hierarchy"},
-		{"mem_stores", float64(c.Stores), "requests", "store warp instructions"},
-		{"mem_atomics", float64(c.Atomics), "requests", "atomic warp instructions"},
-		{"texture_requests", float64(c.TextureRequests), "requests", "texture warp instructions"},
-		{"local_requests", float64(c.LocalRequests), "requests", "requests to local (shared) memory, any kind"},
-		{"local_bytes", float64(c.LocalBytes), "B", "bytes lanes read or wrote in local memory"},
+const (
+	l1What      = "L1 (all cores)"
+	textureWhat = "texture caches (all units)"
+	l2What      = "L2 (all slices)"
+	slcWhat     = "system-level cache (write-through: L2 write-backs pass on to DRAM)"
+)
+
+// The memory hierarchy's counters (docs/counters.md, "Memory"); levels a
+// GPU lacks are left out of a run's.
+var memoryCounters = counters.Register(&counters.Part{
+	Key: "memory", Title: "Memory", Rank: 20, Scope: counters.Kernel,
+	Defs: concat(
+		[]counters.Def{
+			counters.New("mem_loads", "requests", "load warp instructions sent to the memory hierarchy"),
+			counters.New("mem_stores", "requests", "store warp instructions"),
+			counters.New("mem_atomics", "requests", "atomic warp instructions"),
+			counters.New("texture_requests", "requests", "texture warp instructions"),
+			counters.New("local_requests", "requests", "requests to local (shared) memory, any kind"),
+			counters.New("local_bytes", "B", "bytes lanes read or wrote in local memory"),
+		},
+		cacheDefs("l1", l1What, true, true),
+		[]counters.Def{counters.New("texture_samples", "samples", "samples the texture units served")},
+		cacheDefs("texture_cache", textureWhat, false, false),
+		[]counters.Def{counters.New("l2_path_bytes", "B", "bytes over the cores' paths to L2, both ways")},
+		cacheDefs("l2", l2What, true, true),
+		cacheDefs("slc", slcWhat, true, false),
+		[]counters.Def{
+			counters.New("dram_read_bytes", "B", "bytes read from DRAM (line fills)"),
+			counters.New("dram_write_bytes", "B", "bytes written to DRAM (dirty L2 lines)"),
+			counters.New("dram_bandwidth_gbs", "GB/s", "(dram_read_bytes + dram_write_bytes) / kernel time"),
+			counters.New("dram_utilization_pct", "%", "cycles DRAM was transferring / kernel cycles"),
+			counters.New("tlb_lookups", "lookups", "GPU TLB lookups (requests leaving a core's first-level cache)"),
+			counters.New("tlb_misses", "lookups", "lookups that paid tlb.miss_latency_cycles"),
+			counters.New("atomic_ops_l2", "ops", "lane atomics executed at L2"),
+			counters.New("local_bank_conflict_cycles", "cycles", "extra cycles local memory spent on bank conflicts"),
+			counters.New("local_atomic_ops", "ops", "lane atomics executed in on-chip local memory"),
+			counters.New("local_utilization_pct", "%", "busiest on-chip local memory instance's busy cycles / kernel cycles"),
+		},
+	),
+})
+
+// The memory hierarchy's counters per core.
+var memoryCoreCounters = counters.Register(&counters.Part{
+	Key: "memory_core", Title: "Memory, per core", Rank: 21, Scope: counters.Core,
+	Defs: concat(
+		[]counters.Def{counters.New("mem_requests", "requests", "memory warp instructions from this core")},
+		cacheDefs("l1", "this core's L1", true, true),
+		[]counters.Def{counters.New("l2_path_bytes", "B", "bytes over this core's path to L2")},
+	),
+})
+
+func concat(lists ...[]counters.Def) []counters.Def {
+	var out []counters.Def
+	for _, l := range lists {
+		out = append(out, l...)
+	}
+	return out
+}
+
+// Items lists the GPU-wide counters of a run of cycles.
+func (c Counters) Items(cycles float64) counters.Set {
+	p := memoryCounters
+	items := counters.Set{
+		p.Of("mem_loads", float64(c.Loads)),
+		p.Of("mem_stores", float64(c.Stores)),
+		p.Of("mem_atomics", float64(c.Atomics)),
+		p.Of("texture_requests", float64(c.TextureRequests)),
+		p.Of("local_requests", float64(c.LocalRequests)),
+		p.Of("local_bytes", float64(c.LocalBytes)),
 	}
 	if c.L1 != nil {
-		items = append(items, cacheItems("l1", "L1 (all cores)", c.L1Total(), true, true)...)
+		items = append(items, cacheItems(p, "l1", c.L1Total(), true, true)...)
 	}
 	var samples int64
 	for _, s := range c.TextureSamples {
 		samples += s
 	}
-	items = append(items, Item{"texture_samples", float64(samples), "samples", "samples the texture units served"})
-	items = append(items, cacheItems("texture_cache", "texture caches (all units)", c.TextureTotal(), false, false)...)
+	items = append(items, p.Of("texture_samples", float64(samples)))
+	items = append(items, cacheItems(p, "texture_cache", c.TextureTotal(), false, false)...)
 	var path int64
 	for _, b := range c.L2PathBytes {
 		path += b
 	}
-	items = append(items, Item{"l2_path_bytes", float64(path), "B", "bytes over the cores' paths to L2, both ways"})
-	items = append(items, cacheItems("l2", "L2 (all slices)", c.L2Total(), true, true)...)
+	items = append(items, p.Of("l2_path_bytes", float64(path)))
+	items = append(items, cacheItems(p, "l2", c.L2Total(), true, true)...)
 	if c.SLC != nil {
-		items = append(items, cacheItems("slc", "system-level cache (write-through: L2 write-backs pass on to DRAM)", *c.SLC, true, false)...)
+		items = append(items, cacheItems(p, "slc", *c.SLC, true, false)...)
 	}
 	items = append(items,
-		Item{"dram_read_bytes", float64(c.DRAMReadBytes), "B", "bytes read from DRAM (line fills)"},
-		Item{"dram_write_bytes", float64(c.DRAMWriteBytes), "B", "bytes written to DRAM (dirty L2 lines)"},
-		Item{"dram_bandwidth_gbs", c.DRAMGBs(cycles), "GB/s", "(dram_read_bytes + dram_write_bytes) / kernel time"},
-		Item{"dram_utilization_pct", pct(c.DRAMBusyCycles, cycles), "%", "cycles DRAM was transferring / kernel cycles"},
-		Item{"tlb_lookups", float64(c.TLBLookups), "lookups", "GPU TLB lookups (requests leaving a core's first-level cache)"},
-		Item{"tlb_misses", float64(c.TLBMisses), "lookups", "lookups that paid tlb.miss_latency_cycles"},
-		Item{"atomic_ops_l2", float64(c.AtomicOps), "ops", "lane atomics executed at L2"},
+		p.Of("dram_read_bytes", float64(c.DRAMReadBytes)),
+		p.Of("dram_write_bytes", float64(c.DRAMWriteBytes)),
+		p.Of("dram_bandwidth_gbs", c.DRAMGBs(cycles)),
+		p.Of("dram_utilization_pct", pct(c.DRAMBusyCycles, cycles)),
+		p.Of("tlb_lookups", float64(c.TLBLookups)),
+		p.Of("tlb_misses", float64(c.TLBMisses)),
+		p.Of("atomic_ops_l2", float64(c.AtomicOps)),
 	)
 	if c.Local != nil {
 		var t LocalCounters
@@ -190,22 +262,22 @@ func (c Counters) Items(cycles float64) []Item {
 			busy = max(busy, l.BusyCycles)
 		}
 		items = append(items,
-			Item{"local_bank_conflict_cycles", float64(t.ConflictCycles), "cycles", "extra cycles local memory spent on bank conflicts"},
-			Item{"local_atomic_ops", float64(t.Atomics), "ops", "lane atomics executed in on-chip local memory"},
-			Item{"local_utilization_pct", pct(busy, cycles), "%", "busiest on-chip local memory instance's busy cycles / kernel cycles"},
+			p.Of("local_bank_conflict_cycles", float64(t.ConflictCycles)),
+			p.Of("local_atomic_ops", float64(t.Atomics)),
+			p.Of("local_utilization_pct", pct(busy, cycles)),
 		)
 	}
 	return items
 }
 
 // CoreItems lists one core's memory counters.
-func (c Counters) CoreItems(core int) []Item {
-	items := []Item{{"mem_requests", float64(c.CoreRequests[core]), "requests", "memory warp instructions from this core"}}
+func (c Counters) CoreItems(core int) counters.Set {
+	p := memoryCoreCounters
+	items := counters.Set{p.Of("mem_requests", float64(c.CoreRequests[core]))}
 	if c.L1 != nil {
-		items = append(items, cacheItems("l1", "this core's L1", c.L1[core], true, true)...)
+		items = append(items, cacheItems(p, "l1", c.L1[core], true, true)...)
 	}
-	items = append(items, Item{"l2_path_bytes", float64(c.L2PathBytes[core]), "B", "bytes over this core's path to L2"})
-	return items
+	return append(items, p.Of("l2_path_bytes", float64(c.L2PathBytes[core])))
 }
 
 func pct(part, whole float64) float64 {
