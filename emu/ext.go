@@ -399,7 +399,7 @@ var openclLib = map[spirv.OpenCLStd]extMaker{
 		}
 		return satU(s, nb)
 	}),
-	spirv.OpenCLStdSSubSat: intMap(2, true, func(x []uint64, nb int) uint64 { return satAddS(int64(x[0]), -int64(x[1]), nb) }),
+	spirv.OpenCLStdSSubSat: intMap(2, true, func(x []uint64, nb int) uint64 { return satSubS(int64(x[0]), int64(x[1]), nb) }),
 	spirv.OpenCLStdUSubSat: intMap(2, false, func(x []uint64, _ int) uint64 {
 		if x[1] > x[0] {
 			return 0
@@ -422,15 +422,11 @@ var openclLib = map[spirv.OpenCLStd]extMaker{
 	spirv.OpenCLStdSMadHi: intMap(3, true, func(x []uint64, nb int) uint64 { return smulhi(int64(x[0]), int64(x[1]), nb) + x[2] }),
 	spirv.OpenCLStdUMadHi: intMap(3, false, func(x []uint64, nb int) uint64 { return umulhi(x[0], x[1], nb) + x[2] }),
 	spirv.OpenCLStdSMadSat: intMap(3, true, func(x []uint64, nb int) uint64 {
-		hi, lo := bits.Mul64(x[0], x[1])
-		p := int64(lo)
-		if nb == 64 && (hi != 0 && hi != math.MaxUint64 || (hi == 0) != (p >= 0)) {
-			if (int64(x[0]) < 0) != (int64(x[1]) < 0) {
-				return 1 << 63
-			}
-			return math.MaxInt64
+		if nb == 64 {
+			return madSatS64(int64(x[0]), int64(x[1]), int64(x[2]))
 		}
-		return satAddS(p, int64(x[2]), nb)
+		// Narrower operands: the product and the sum fit in an int64.
+		return satAddS(int64(x[0])*int64(x[1]), int64(x[2]), nb)
 	}),
 	spirv.OpenCLStdUMadSat: intMap(3, false, func(x []uint64, nb int) uint64 {
 		hi, lo := bits.Mul64(x[0], x[1])
@@ -480,6 +476,49 @@ func satAddS(a, b int64, nb int) uint64 {
 		return uint64(s)
 	}
 	return satS(s, nb)
+}
+
+// satSubS is a - b clamped to the signed range of nb bits. At 64 bits -b
+// cannot be formed for b = MinInt64, so overflow is judged on a - b itself.
+func satSubS(a, b int64, nb int) uint64 {
+	if nb < 64 {
+		return satS(a-b, nb)
+	}
+	s := a - b
+	if (a >= 0) != (b >= 0) && (s >= 0) != (a >= 0) {
+		if a >= 0 {
+			return math.MaxInt64
+		}
+		return 1 << 63
+	}
+	return uint64(s)
+}
+
+// madSatS64 is a*b + c for signed 64-bit operands, clamped: the product
+// and the sum are formed exactly in 128 bits (the unsigned product with its
+// high word corrected for the operands' signs) before the range is judged.
+func madSatS64(a, b, c int64) uint64 {
+	hi, lo := bits.Mul64(uint64(a), uint64(b))
+	if a < 0 {
+		hi -= uint64(b)
+	}
+	if b < 0 {
+		hi -= uint64(a)
+	}
+	var carry uint64
+	lo, carry = bits.Add64(lo, uint64(c), 0)
+	ext := uint64(0)
+	if c < 0 {
+		ext = math.MaxUint64
+	}
+	hi, _ = bits.Add64(hi, ext, carry)
+	switch {
+	case hi == 0 && int64(lo) >= 0, hi == math.MaxUint64 && int64(lo) < 0:
+		return lo
+	case int64(hi) < 0:
+		return 1 << 63
+	}
+	return math.MaxInt64
 }
 
 func umulhi(a, b uint64, nb int) uint64 {
