@@ -100,6 +100,25 @@ func f3(fn func(a, b, c float64) float64) extMaker {
 	return floatMap(3, func(x []float64) float64 { return fn(x[0], x[1], x[2]) })
 }
 
+// fi applies fn to a float operand and an integer one (ldexp's exponent,
+// pown's and rootn's n), the integer read signed from its width: the
+// builder tags every integer operand unsigned, so reading it as a float
+// would take -3 for 4294967293.
+func fi(fn func(x float64, n int64) float64) extMaker {
+	return func(c *ir.ExtCall) (extFn, error) {
+		if len(c.Args) != 2 {
+			return nil, fmt.Errorf("%s takes 2 operands, found %d", c.Name, len(c.Args))
+		}
+		return func(w *Warp, c *ir.ExtCall) {
+			for comp := 0; comp < c.N; comp++ {
+				for _, l := range w.lanes {
+					w.setF(c, comp, int(l), fn(w.argF(c, 0, comp, int(l)), w.argS(c, 1, comp, int(l))))
+				}
+			}
+		}, nil
+	}
+}
+
 // intMap applies fn to integer operands read signed or unsigned; bits is
 // the operand width.
 func intMap(n int, signed bool, fn func(x []uint64, bits int) uint64) extMaker {
@@ -298,7 +317,7 @@ var openclLib = map[spirv.OpenCLStd]extMaker{
 	spirv.OpenCLStdFabs: f1(math.Abs), spirv.OpenCLStdFdim: f2(math.Dim), spirv.OpenCLStdFloor: f1(math.Floor),
 	spirv.OpenCLStdFma: f3(math.FMA), spirv.OpenCLStdFmax: f2(fmax[float64]), spirv.OpenCLStdFmin: f2(fmin[float64]),
 	spirv.OpenCLStdFmod: f2(math.Mod), spirv.OpenCLStdHypot: f2(math.Hypot),
-	spirv.OpenCLStdIlogb: f1(func(x float64) float64 { return float64(math.Ilogb(x)) }), spirv.OpenCLStdLdexp: f2(func(x, e float64) float64 { return math.Ldexp(x, int(e)) }),
+	spirv.OpenCLStdIlogb: f1(func(x float64) float64 { return float64(math.Ilogb(x)) }), spirv.OpenCLStdLdexp: fi(func(x float64, e int64) float64 { return math.Ldexp(x, int(e)) }),
 	spirv.OpenCLStdLgamma: f1(func(x float64) float64 { v, _ := math.Lgamma(x); return v }), spirv.OpenCLStdLog: f1(math.Log),
 	spirv.OpenCLStdLog2: f1(math.Log2), spirv.OpenCLStdLog10: f1(math.Log10), spirv.OpenCLStdLog1p: f1(math.Log1p),
 	spirv.OpenCLStdLogb: f1(math.Logb), spirv.OpenCLStdMad: f3(func(a, b, c float64) float64 { return a*b + c }),
@@ -319,13 +338,13 @@ var openclLib = map[spirv.OpenCLStd]extMaker{
 		return math.Min(x, y)
 	}),
 	spirv.OpenCLStdNextafter: f2(math.Nextafter), spirv.OpenCLStdPow: f2(math.Pow),
-	spirv.OpenCLStdPown: f2(math.Pow), spirv.OpenCLStdPowr: f2(math.Pow),
+	spirv.OpenCLStdPown: fi(func(x float64, n int64) float64 { return math.Pow(x, float64(n)) }), spirv.OpenCLStdPowr: f2(math.Pow),
 	spirv.OpenCLStdRemainder: f2(math.Remainder), spirv.OpenCLStdRint: f1(math.RoundToEven),
-	spirv.OpenCLStdRootn: f2(func(x, n float64) float64 {
-		if x < 0 && int(n)%2 != 0 {
-			return -math.Pow(-x, 1/n)
+	spirv.OpenCLStdRootn: fi(func(x float64, n int64) float64 {
+		if x < 0 && n%2 != 0 {
+			return -math.Pow(-x, 1/float64(n))
 		}
-		return math.Pow(x, 1/n)
+		return math.Pow(x, 1/float64(n))
 	}),
 	spirv.OpenCLStdRound: f1(roundHalfAway), spirv.OpenCLStdRsqrt: f1(func(x float64) float64 { return 1 / math.Sqrt(x) }),
 	spirv.OpenCLStdSin: f1(math.Sin), spirv.OpenCLStdSinh: f1(math.Sinh), spirv.OpenCLStdSinpi: f1(func(x float64) float64 { return math.Sin(math.Pi * x) }),
@@ -639,7 +658,7 @@ var glslLib = map[spirv.GLSLStd450]extMaker{
 	spirv.GLSLStd450FMix:   f3(func(a, b, t float64) float64 { return a*(1-t) + b*t }),
 	spirv.GLSLStd450Step:   f2(step), spirv.GLSLStd450SmoothStep: f3(smoothstep), spirv.GLSLStd450Fma: f3(math.FMA),
 	spirv.GLSLStd450Frexp:  withPtr(func(x, _ float64) (float64, float64) { f, e := math.Frexp(x); return f, float64(e) }, 1, true),
-	spirv.GLSLStd450Ldexp:  f2(func(x, e float64) float64 { return math.Ldexp(x, int(e)) }),
+	spirv.GLSLStd450Ldexp:  fi(func(x float64, e int64) float64 { return math.Ldexp(x, int(e)) }),
 	spirv.GLSLStd450Length: reduce(1, func(v [][]float64) float64 { return length(v[0]) }),
 	spirv.GLSLStd450Distance: reduce(2, func(v [][]float64) float64 {
 		d := make([]float64, len(v[0]))

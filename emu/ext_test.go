@@ -237,17 +237,6 @@ func bigOperand(t ctype, w uint64) *big.Int {
 // disagree for now, by "routine type[operands]" as the tests name them,
 // with the reason.
 var knownExtDiffs = map[string]string{
-	"ldexp F16[1 -3]":      "the int operand is read unsigned",
-	"ldexp F32[1 -3]":      "the int operand is read unsigned",
-	"ldexp F64[1 -3]":      "the int operand is read unsigned",
-	"Ldexp F32[1 -3]":      "the int operand is read unsigned",
-	"Ldexp F64[1 -3]":      "the int operand is read unsigned",
-	"pown F16[2 -2]":       "the int operand is read unsigned",
-	"pown F32[2 -2]":       "the int operand is read unsigned",
-	"pown F64[2 -2]":       "the int operand is read unsigned",
-	"rootn F16[16 -2]":     "the int operand is read unsigned",
-	"rootn F32[16 -2]":     "the int operand is read unsigned",
-	"rootn F64[16 -2]":     "the int operand is read unsigned",
 	"nextafter(1, 2) F16":  "steps in float64",
 	"nextafter(1, 0) F16":  "steps in float64",
 	"nextafter(0, 1) F16":  "steps in float64",
@@ -889,6 +878,16 @@ var extRegressions = []struct {
 	{"mad_sat(-2L, 3L, 1L)", openclLib[spirv.OpenCLStdSMadSat], "U64", []xarg{xs("U64", math.MaxUint64-1), xs("U64", 3), xs("U64", 1)}, math.MaxUint64 - 4},
 	{"mad_sat(LONG_MIN, -1L, 0L)", openclLib[spirv.OpenCLStdSMadSat], "U64", []xarg{xs("U64", 1<<63), xs("U64", math.MaxUint64), xs("U64", 0)}, math.MaxInt64},
 	{"mad_sat(LONG_MAX, 2L, LONG_MIN)", openclLib[spirv.OpenCLStdSMadSat], "U64", []xarg{xs("U64", math.MaxInt64), xs("U64", 2), xs("U64", 1<<63)}, math.MaxInt64 - 1},
+	// The int operand of ldexp, pown and rootn was read as an unsigned
+	// number: ldexp(1.0f, -3) gave +inf.
+	{"ldexp(1.0f, -3)", openclLib[spirv.OpenCLStdLdexp], "F32", []xarg{xs("F32", 0x3f800000), xs("U32", 0xfffffffd)}, 0x3e000000},
+	{"ldexp(1.0, -1074)", openclLib[spirv.OpenCLStdLdexp], "F64", []xarg{xs("F64", 0x3ff0000000000000), xs("U32", uint64(uint32(0xffffffff-1073)))}, 1},
+	{"ldexp(1.0h, -24)", openclLib[spirv.OpenCLStdLdexp], "F16", []xarg{xs("F16", 0x3c00), xs("U32", uint64(uint32(0xffffffff-23)))}, 1},
+	{"pown(2.0f, -2)", openclLib[spirv.OpenCLStdPown], "F32", []xarg{xs("F32", 0x40000000), xs("U32", 0xfffffffe)}, 0x3e800000},
+	{"rootn(16.0f, -2)", openclLib[spirv.OpenCLStdRootn], "F32", []xarg{xs("F32", 0x41800000), xs("U32", 0xfffffffe)}, 0x3e800000},
+	{"rootn(-8.0f, -3)", openclLib[spirv.OpenCLStdRootn], "F32", []xarg{xs("F32", 0xc1000000), xs("U32", 0xfffffffd)}, 0xbf000000},
+	{"GLSL ldexp(1.0, -3)", glslLib[spirv.GLSLStd450Ldexp], "F32", []xarg{xs("F32", 0x3f800000), xs("U32", 0xfffffffd)}, 0x3e000000},
+	{"ldexp with a long exponent", openclLib[spirv.OpenCLStdLdexp], "F32", []xarg{xs("F32", 0x3f800000), xs("U64", math.MaxUint64-1)}, 0x3e800000},
 }
 
 func TestExtRegressions(t *testing.T) {
