@@ -249,7 +249,48 @@ func sign(x float64) float64 {
 	return x
 }
 
-func fract(x float64) float64 { return math.Min(x-math.Floor(x), 0x1.fffffep-1) }
+// fractExt is OpenCL fract: x - floor(x), kept below 1 in the result's own
+// type (the largest value below 1 there: x - floor(x) of a tiny negative x
+// rounds to 1), and floor(x) through the pointer.
+func fractExt(c *ir.ExtCall) (extFn, error) {
+	below := 0x1.fffffep-1
+	switch c.ResultTag {
+	case "F16":
+		below = 0x1.ffcp-1
+	case "F64":
+		below = 0x1.fffffffffffffp-1
+	}
+	return withPtr(func(x, _ float64) (float64, float64) { return math.Min(x-math.Floor(x), below), math.Floor(x) }, 1, false)(c)
+}
+
+// nextafter steps x to the next value of its own type toward y (stepping
+// in float64 and rounding back to float or half left x unchanged).
+func nextafter(c *ir.ExtCall) (extFn, error) {
+	if len(c.Args) != 2 {
+		return nil, fmt.Errorf("%s takes 2 operands, found %d", c.Name, len(c.Args))
+	}
+	return func(w *Warp, c *ir.ExtCall) {
+		for comp := 0; comp < c.N; comp++ {
+			for _, l := range w.lanes {
+				x, y := w.argF(c, 0, comp, int(l)), w.argF(c, 1, comp, int(l))
+				var v uint64
+				switch {
+				case c.ResultTag == "F32":
+					v = uint64(math.Float32bits(math.Nextafter32(float32(x), float32(y))))
+				case c.ResultTag != "F16":
+					v = math.Float64bits(math.Nextafter(x, y))
+				case x != x || y != y:
+					v = uint64(f64to16(math.NaN()))
+				case x == y:
+					v = w.argBits(c, 1, comp, int(l))
+				default:
+					v = uint64(f16Step(uint16(w.argBits(c, 0, comp, int(l))), y > x))
+				}
+				w.regs[(int(c.Dst)+comp)*w.width+int(l)] = v
+			}
+		}
+	}, nil
+}
 
 func roundHalfAway(x float64) float64 { return math.Round(x) }
 
@@ -337,7 +378,7 @@ var openclLib = map[spirv.OpenCLStd]extMaker{
 		}
 		return math.Min(x, y)
 	}),
-	spirv.OpenCLStdNextafter: f2(math.Nextafter), spirv.OpenCLStdPow: f2(math.Pow),
+	spirv.OpenCLStdNextafter: nextafter, spirv.OpenCLStdPow: f2(math.Pow),
 	spirv.OpenCLStdPown: fi(func(x float64, n int64) float64 { return math.Pow(x, float64(n)) }), spirv.OpenCLStdPowr: f2(math.Pow),
 	spirv.OpenCLStdRemainder: f2(math.Remainder), spirv.OpenCLStdRint: f1(math.RoundToEven),
 	spirv.OpenCLStdRootn: fi(func(x float64, n int64) float64 {
@@ -384,7 +425,7 @@ var openclLib = map[spirv.OpenCLStd]extMaker{
 		return length(d)
 	}),
 	spirv.OpenCLStdFastLength: reduce(1, func(v [][]float64) float64 { return length(v[0]) }), spirv.OpenCLStdFastNormalize: vecMap(1, normalize),
-	spirv.OpenCLStdFract:   withPtr(func(x, _ float64) (float64, float64) { return fract(x), math.Floor(x) }, 1, false),
+	spirv.OpenCLStdFract:   fractExt,
 	spirv.OpenCLStdModf:    withPtr(func(x, _ float64) (float64, float64) { i, f := math.Modf(x); return f, i }, 1, false),
 	spirv.OpenCLStdSincos:  withPtr(func(x, _ float64) (float64, float64) { return math.Sin(x), math.Cos(x) }, 1, false),
 	spirv.OpenCLStdFrexp:   withPtr(func(x, _ float64) (float64, float64) { f, e := math.Frexp(x); return f, float64(e) }, 1, true),

@@ -236,18 +236,7 @@ func bigOperand(t ctype, w uint64) *big.Int {
 // knownExtDiffs are results where a routine and the specification
 // disagree for now, by "routine type[operands]" as the tests name them,
 // with the reason.
-var knownExtDiffs = map[string]string{
-	"nextafter(1, 2) F16":  "steps in float64",
-	"nextafter(1, 0) F16":  "steps in float64",
-	"nextafter(0, 1) F16":  "steps in float64",
-	"nextafter(0, -1) F16": "steps in float64",
-	"nextafter(1, 2) F32":  "steps in float64",
-	"nextafter(1, 0) F32":  "steps in float64",
-	"nextafter(0, 1) F32":  "steps in float64",
-	"nextafter(0, -1) F32": "steps in float64",
-	"fract(-tiny) F16":     "clamped to float's bound, which rounds to 1 in half",
-	"fract(-tiny) F64":     "clamped to float's bound",
-}
+var knownExtDiffs = map[string]string{}
 
 // TestExtIntegerConformance runs every integer routine of the OpenCL.std
 // library on every width over the edge values (all pairs; for three
@@ -888,6 +877,19 @@ var extRegressions = []struct {
 	{"rootn(-8.0f, -3)", openclLib[spirv.OpenCLStdRootn], "F32", []xarg{xs("F32", 0xc1000000), xs("U32", 0xfffffffd)}, 0xbf000000},
 	{"GLSL ldexp(1.0, -3)", glslLib[spirv.GLSLStd450Ldexp], "F32", []xarg{xs("F32", 0x3f800000), xs("U32", 0xfffffffd)}, 0x3e000000},
 	{"ldexp with a long exponent", openclLib[spirv.OpenCLStdLdexp], "F32", []xarg{xs("F32", 0x3f800000), xs("U64", math.MaxUint64-1)}, 0x3e800000},
+	// nextafter stepped in float64 and rounded back: float and half
+	// came back unchanged.
+	{"nextafter(1.0f, 2.0f)", openclLib[spirv.OpenCLStdNextafter], "F32", []xarg{xs("F32", 0x3f800000), xs("F32", 0x40000000)}, 0x3f800001},
+	{"nextafter(0.0f, -1.0f)", openclLib[spirv.OpenCLStdNextafter], "F32", []xarg{xs("F32", 0), xs("F32", 0xbf800000)}, 0x80000001},
+	{"nextafter(1.0h, 0.0h)", openclLib[spirv.OpenCLStdNextafter], "F16", []xarg{xs("F16", 0x3c00), xs("F16", 0)}, 0x3bff},
+	{"nextafter(-0.0h, 1.0h)", openclLib[spirv.OpenCLStdNextafter], "F16", []xarg{xs("F16", 0x8000), xs("F16", 0x3c00)}, 0x0001},
+	{"nextafter(inf h, 0.0h)", openclLib[spirv.OpenCLStdNextafter], "F16", []xarg{xs("F16", 0x7c00), xs("F16", 0)}, 0x7bff},
+	{"nextafter(2.0h, 2.0h)", openclLib[spirv.OpenCLStdNextafter], "F16", []xarg{xs("F16", 0x4000), xs("F16", 0x4000)}, 0x4000},
+	// fract was clamped to float's largest value below 1, which is 1 in
+	// half and not the largest below 1 in double.
+	{"fract(-0x1p-24h)", openclLib[spirv.OpenCLStdFract], "F16", []xarg{xs("F16", 0x8001), {tag: "U64", v: []uint64{0}, space: ir.SpacePrivate}}, 0x3bff},
+	{"fract(-0x1p-1074)", openclLib[spirv.OpenCLStdFract], "F64", []xarg{xs("F64", 0x8000000000000001), {tag: "U64", v: []uint64{0}, space: ir.SpacePrivate}}, 0x3fefffffffffffff},
+	{"fract(-0x1p-149f)", openclLib[spirv.OpenCLStdFract], "F32", []xarg{xs("F32", 0x80000001), {tag: "U64", v: []uint64{0}, space: ir.SpacePrivate}}, 0x3f7fffff},
 }
 
 func TestExtRegressions(t *testing.T) {
