@@ -753,7 +753,12 @@ func (f *fn) dot(inst *spirv.Inst, dst, a, c int32, n int, tag string) error {
 // matrix expands matrix arithmetic into vector operations on columns.
 func (f *fn) matrix(inst *spirv.Inst) error {
 	out := f.out(inst)
-	tag := tagOf('F', out.t)
+	// The component type: a matrix result's is its columns'.
+	et := out.t
+	if et.Kind == KindMatrix {
+		et = et.Elem
+	}
+	tag := tagOf('F', et)
 	switch inst.Op {
 	case spirv.OpTranspose:
 		vs, err := f.operands(inst, 1)
