@@ -948,10 +948,12 @@ func satConvert(c *ir.ExtCall) (extFn, error) {
 	}, nil
 }
 
-// asyncCopy performs async_work_group_copy at once: the elements are
-// copied when the first lane of a warp reaches it (every work-item passes
-// the same arguments, so later copies repeat identical data). For timing,
-// the work-group's first warp records one bulk transfer.
+// asyncCopy performs async_work_group_copy at once, once per work-group:
+// the first warp to reach the instruction (for the k-th time, in a loop)
+// copies the elements; the others, passing the same arguments, only take
+// the event. Copying again would undo what work-items that already waited
+// on the event wrote to the destination. For timing, the work-group's first
+// warp records one bulk transfer.
 func asyncCopy(c *ir.ExtCall) (extFn, error) {
 	return func(w *Warp, c *ir.ExtCall) {
 		if len(w.lanes) == 0 {
@@ -968,13 +970,23 @@ func asyncCopy(c *ir.ExtCall) (extFn, error) {
 		} else {
 			dstStride = es * stride
 		}
-		for i := uint64(0); i < n; i++ {
-			s := w.mem(nil, c.Spaces[1], l, src+i*srcStride, int(es), false)
-			d := w.mem(nil, c.Spaces[0], l, dst+i*dstStride, int(es), true)
-			if s == nil || d == nil {
-				return
+		if w.copiesSeen == nil {
+			w.copiesSeen = map[*ir.ExtCall]int{}
+		}
+		if w.wg.copies == nil {
+			w.wg.copies = map[*ir.ExtCall]int{}
+		}
+		w.copiesSeen[c]++
+		if k := w.copiesSeen[c]; k > w.wg.copies[c] {
+			w.wg.copies[c] = k
+			for i := uint64(0); i < n; i++ {
+				s := w.mem(nil, c.Spaces[1], l, src+i*srcStride, int(es), false)
+				d := w.mem(nil, c.Spaces[0], l, dst+i*dstStride, int(es), true)
+				if s == nil || d == nil {
+					return
+				}
+				copy(d, s)
 			}
-			copy(d, s)
 		}
 		if w.Trace != nil && w.index == 0 && n > 0 && n <= 1<<20 {
 			w.Trace.recordBulk(w.extPC, c.Spaces[1], AccessLoad, int(es), src, srcStride, int(n))
