@@ -56,7 +56,6 @@ type launch struct {
 	width         int
 	spec          map[uint32]string
 	args          []any
-	images        []*emu.Image
 	mem           *emu.Memory
 	printf        *strings.Builder
 }
@@ -81,7 +80,7 @@ func (l launch) run(t *testing.T) (*ir.Program, error) {
 	if l.width == 0 {
 		l.width = 8
 	}
-	d := &emu.Dispatch{Prog: prog, Mem: mem, Width: l.width, Global: l.global, Local: l.local, Window: 4, Images: l.images}
+	d := &emu.Dispatch{Prog: prog, Mem: mem, Width: l.width, Global: l.global, Local: l.local, Window: 4}
 	if l.printf != nil {
 		d.Printf = l.printf
 	}
