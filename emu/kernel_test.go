@@ -8,6 +8,7 @@ package emu
 
 import (
 	"encoding/binary"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -86,7 +87,11 @@ func (l klaunch) dispatch(t *testing.T) (*Dispatch, func(), error) {
 		var pv ParamValue
 		switch v := a.(type) {
 		case *kbuf:
-			b := mem.Alloc(len(v.data), par.Name, v.ro)
+			name := par.Name
+			if name == "" {
+				name = fmt.Sprintf("arg%d", i)
+			}
+			b := mem.Alloc(len(v.data), name, v.ro)
 			copy(b.Data, v.data)
 			backs = append(backs, func() { copy(v.data, b.Data) })
 			pv.Slots = []uint64{b.Base}
