@@ -1,6 +1,7 @@
 package ir_test
 
 //go:generate sh -c "for f in testdata/bad/*.spvasm; do spirv-as --target-env spv1.0 $DOLLAR{f} -o $DOLLAR{f%.spvasm}.spv || exit 1; done"
+//go:generate sh -c "for f in testdata/run_*.spvasm; do spirv-as --target-env spv1.4 $DOLLAR{f} -o $DOLLAR{f%.spvasm}.spv || exit 1; done"
 
 import (
 	"errors"
