@@ -2,9 +2,11 @@ package ir
 
 import (
 	"math"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
+	"github.com/pocketgpu/pocketgpu/kernel"
 	"github.com/pocketgpu/pocketgpu/spirv"
 )
 
@@ -163,5 +165,27 @@ func TestProgramString(t *testing.T) {
 		if !strings.Contains(s, want) {
 			t.Errorf("dump lacks %q:\n%s", want, s)
 		}
+	}
+}
+
+// A half specialization value is rounded once, to nearest even, from the
+// value the text names, subnormals included (the kernel package's
+// conversion is the reference): it went through float32 first, so a value
+// just above a tie rounded to the tie and then to even, and every
+// subnormal half became zero.
+func TestHalfSpecRounding(t *testing.T) {
+	vals := []float64{1 + 0x1p-11 + 0x1p-40, -(1 + 0x1p-11 + 0x1p-40), 1e-6, -3e-8, 0x1p-24, 0x1p-25, 0x1p-25 + 0x1p-60,
+		0x1p-14, 0x1p-14 - 0x1p-26, 65504, 65519.99, 65520, 1e9, 0, math.Copysign(0, -1), 2049.5, 0.1, math.Inf(-1)}
+	r := rand.New(rand.NewPCG(3, 4))
+	for i := 0; i < 20000; i++ {
+		vals = append(vals, math.Ldexp(r.Float64()*2-1, r.IntN(46)-30))
+	}
+	for _, v := range vals {
+		if got, want := halfBits(v), kernel.HalfFromFloat64(v); got != want {
+			t.Errorf("halfBits(%v) = %#04x, want %#04x", v, got, want)
+		}
+	}
+	if got := halfBits(math.NaN()); got&0x7c00 != 0x7c00 || got&0x3ff == 0 {
+		t.Errorf("halfBits(NaN) = %#04x", got)
 	}
 }
