@@ -181,6 +181,9 @@ type WorkGroup struct {
 	Local []byte
 	Warps []*Warp
 	size  int // work-items it holds
+	// copies counts, per async copy instruction, the times the work-group
+	// has performed it (see asyncCopy).
+	copies map[*ir.ExtCall]int
 }
 
 // NewWorkGroup creates work-group i (in linear order, x fastest).
@@ -251,6 +254,7 @@ func (w *Warp) reset(wg *WorkGroup, index int) {
 	w.start = firstLanes(n)
 	w.alive = w.start
 	w.Killed = Mask{}
+	clear(w.copiesSeen)
 	w.err = nil
 	w.lastBuf, w.prevBuf = nil, nil
 	w.status = Running

@@ -100,6 +100,25 @@ func f3(fn func(a, b, c float64) float64) extMaker {
 	return floatMap(3, func(x []float64) float64 { return fn(x[0], x[1], x[2]) })
 }
 
+// fi applies fn to a float operand and an integer one (ldexp's exponent,
+// pown's and rootn's n), the integer read signed from its width: the
+// builder tags every integer operand unsigned, so reading it as a float
+// would take -3 for 4294967293.
+func fi(fn func(x float64, n int64) float64) extMaker {
+	return func(c *ir.ExtCall) (extFn, error) {
+		if len(c.Args) != 2 {
+			return nil, fmt.Errorf("%s takes 2 operands, found %d", c.Name, len(c.Args))
+		}
+		return func(w *Warp, c *ir.ExtCall) {
+			for comp := 0; comp < c.N; comp++ {
+				for _, l := range w.lanes {
+					w.setF(c, comp, int(l), fn(w.argF(c, 0, comp, int(l)), w.argS(c, 1, comp, int(l))))
+				}
+			}
+		}, nil
+	}
+}
+
 // intMap applies fn to integer operands read signed or unsigned; bits is
 // the operand width.
 func intMap(n int, signed bool, fn func(x []uint64, bits int) uint64) extMaker {
@@ -230,7 +249,48 @@ func sign(x float64) float64 {
 	return x
 }
 
-func fract(x float64) float64 { return math.Min(x-math.Floor(x), 0x1.fffffep-1) }
+// fractExt is OpenCL fract: x - floor(x), kept below 1 in the result's own
+// type (the largest value below 1 there: x - floor(x) of a tiny negative x
+// rounds to 1), and floor(x) through the pointer.
+func fractExt(c *ir.ExtCall) (extFn, error) {
+	below := 0x1.fffffep-1
+	switch c.ResultTag {
+	case "F16":
+		below = 0x1.ffcp-1
+	case "F64":
+		below = 0x1.fffffffffffffp-1
+	}
+	return withPtr(func(x, _ float64) (float64, float64) { return math.Min(x-math.Floor(x), below), math.Floor(x) }, 1, false)(c)
+}
+
+// nextafter steps x to the next value of its own type toward y (stepping
+// in float64 and rounding back to float or half left x unchanged).
+func nextafter(c *ir.ExtCall) (extFn, error) {
+	if len(c.Args) != 2 {
+		return nil, fmt.Errorf("%s takes 2 operands, found %d", c.Name, len(c.Args))
+	}
+	return func(w *Warp, c *ir.ExtCall) {
+		for comp := 0; comp < c.N; comp++ {
+			for _, l := range w.lanes {
+				x, y := w.argF(c, 0, comp, int(l)), w.argF(c, 1, comp, int(l))
+				var v uint64
+				switch {
+				case c.ResultTag == "F32":
+					v = uint64(math.Float32bits(math.Nextafter32(float32(x), float32(y))))
+				case c.ResultTag != "F16":
+					v = math.Float64bits(math.Nextafter(x, y))
+				case x != x || y != y:
+					v = uint64(f64to16(math.NaN()))
+				case x == y:
+					v = w.argBits(c, 1, comp, int(l))
+				default:
+					v = uint64(f16Step(uint16(w.argBits(c, 0, comp, int(l))), y > x))
+				}
+				w.regs[(int(c.Dst)+comp)*w.width+int(l)] = v
+			}
+		}
+	}, nil
+}
 
 func roundHalfAway(x float64) float64 { return math.Round(x) }
 
@@ -298,7 +358,7 @@ var openclLib = map[spirv.OpenCLStd]extMaker{
 	spirv.OpenCLStdFabs: f1(math.Abs), spirv.OpenCLStdFdim: f2(math.Dim), spirv.OpenCLStdFloor: f1(math.Floor),
 	spirv.OpenCLStdFma: f3(math.FMA), spirv.OpenCLStdFmax: f2(fmax[float64]), spirv.OpenCLStdFmin: f2(fmin[float64]),
 	spirv.OpenCLStdFmod: f2(math.Mod), spirv.OpenCLStdHypot: f2(math.Hypot),
-	spirv.OpenCLStdIlogb: f1(func(x float64) float64 { return float64(math.Ilogb(x)) }), spirv.OpenCLStdLdexp: f2(func(x, e float64) float64 { return math.Ldexp(x, int(e)) }),
+	spirv.OpenCLStdIlogb: f1(func(x float64) float64 { return float64(math.Ilogb(x)) }), spirv.OpenCLStdLdexp: fi(func(x float64, e int64) float64 { return math.Ldexp(x, int(e)) }),
 	spirv.OpenCLStdLgamma: f1(func(x float64) float64 { v, _ := math.Lgamma(x); return v }), spirv.OpenCLStdLog: f1(math.Log),
 	spirv.OpenCLStdLog2: f1(math.Log2), spirv.OpenCLStdLog10: f1(math.Log10), spirv.OpenCLStdLog1p: f1(math.Log1p),
 	spirv.OpenCLStdLogb: f1(math.Logb), spirv.OpenCLStdMad: f3(func(a, b, c float64) float64 { return a*b + c }),
@@ -318,14 +378,14 @@ var openclLib = map[spirv.OpenCLStd]extMaker{
 		}
 		return math.Min(x, y)
 	}),
-	spirv.OpenCLStdNextafter: f2(math.Nextafter), spirv.OpenCLStdPow: f2(math.Pow),
-	spirv.OpenCLStdPown: f2(math.Pow), spirv.OpenCLStdPowr: f2(math.Pow),
+	spirv.OpenCLStdNextafter: nextafter, spirv.OpenCLStdPow: f2(math.Pow),
+	spirv.OpenCLStdPown: fi(func(x float64, n int64) float64 { return math.Pow(x, float64(n)) }), spirv.OpenCLStdPowr: f2(math.Pow),
 	spirv.OpenCLStdRemainder: f2(math.Remainder), spirv.OpenCLStdRint: f1(math.RoundToEven),
-	spirv.OpenCLStdRootn: f2(func(x, n float64) float64 {
-		if x < 0 && int(n)%2 != 0 {
-			return -math.Pow(-x, 1/n)
+	spirv.OpenCLStdRootn: fi(func(x float64, n int64) float64 {
+		if x < 0 && n%2 != 0 {
+			return -math.Pow(-x, 1/float64(n))
 		}
-		return math.Pow(x, 1/n)
+		return math.Pow(x, 1/float64(n))
 	}),
 	spirv.OpenCLStdRound: f1(roundHalfAway), spirv.OpenCLStdRsqrt: f1(func(x float64) float64 { return 1 / math.Sqrt(x) }),
 	spirv.OpenCLStdSin: f1(math.Sin), spirv.OpenCLStdSinh: f1(math.Sinh), spirv.OpenCLStdSinpi: f1(func(x float64) float64 { return math.Sin(math.Pi * x) }),
@@ -365,7 +425,7 @@ var openclLib = map[spirv.OpenCLStd]extMaker{
 		return length(d)
 	}),
 	spirv.OpenCLStdFastLength: reduce(1, func(v [][]float64) float64 { return length(v[0]) }), spirv.OpenCLStdFastNormalize: vecMap(1, normalize),
-	spirv.OpenCLStdFract:   withPtr(func(x, _ float64) (float64, float64) { return fract(x), math.Floor(x) }, 1, false),
+	spirv.OpenCLStdFract:   fractExt,
 	spirv.OpenCLStdModf:    withPtr(func(x, _ float64) (float64, float64) { i, f := math.Modf(x); return f, i }, 1, false),
 	spirv.OpenCLStdSincos:  withPtr(func(x, _ float64) (float64, float64) { return math.Sin(x), math.Cos(x) }, 1, false),
 	spirv.OpenCLStdFrexp:   withPtr(func(x, _ float64) (float64, float64) { f, e := math.Frexp(x); return f, float64(e) }, 1, true),
@@ -399,7 +459,7 @@ var openclLib = map[spirv.OpenCLStd]extMaker{
 		}
 		return satU(s, nb)
 	}),
-	spirv.OpenCLStdSSubSat: intMap(2, true, func(x []uint64, nb int) uint64 { return satAddS(int64(x[0]), -int64(x[1]), nb) }),
+	spirv.OpenCLStdSSubSat: intMap(2, true, func(x []uint64, nb int) uint64 { return satSubS(int64(x[0]), int64(x[1]), nb) }),
 	spirv.OpenCLStdUSubSat: intMap(2, false, func(x []uint64, _ int) uint64 {
 		if x[1] > x[0] {
 			return 0
@@ -422,15 +482,11 @@ var openclLib = map[spirv.OpenCLStd]extMaker{
 	spirv.OpenCLStdSMadHi: intMap(3, true, func(x []uint64, nb int) uint64 { return smulhi(int64(x[0]), int64(x[1]), nb) + x[2] }),
 	spirv.OpenCLStdUMadHi: intMap(3, false, func(x []uint64, nb int) uint64 { return umulhi(x[0], x[1], nb) + x[2] }),
 	spirv.OpenCLStdSMadSat: intMap(3, true, func(x []uint64, nb int) uint64 {
-		hi, lo := bits.Mul64(x[0], x[1])
-		p := int64(lo)
-		if nb == 64 && (hi != 0 && hi != math.MaxUint64 || (hi == 0) != (p >= 0)) {
-			if (int64(x[0]) < 0) != (int64(x[1]) < 0) {
-				return 1 << 63
-			}
-			return math.MaxInt64
+		if nb == 64 {
+			return madSatS64(int64(x[0]), int64(x[1]), int64(x[2]))
 		}
-		return satAddS(p, int64(x[2]), nb)
+		// Narrower operands: the product and the sum fit in an int64.
+		return satAddS(int64(x[0])*int64(x[1]), int64(x[2]), nb)
 	}),
 	spirv.OpenCLStdUMadSat: intMap(3, false, func(x []uint64, nb int) uint64 {
 		hi, lo := bits.Mul64(x[0], x[1])
@@ -480,6 +536,49 @@ func satAddS(a, b int64, nb int) uint64 {
 		return uint64(s)
 	}
 	return satS(s, nb)
+}
+
+// satSubS is a - b clamped to the signed range of nb bits. At 64 bits -b
+// cannot be formed for b = MinInt64, so overflow is judged on a - b itself.
+func satSubS(a, b int64, nb int) uint64 {
+	if nb < 64 {
+		return satS(a-b, nb)
+	}
+	s := a - b
+	if (a >= 0) != (b >= 0) && (s >= 0) != (a >= 0) {
+		if a >= 0 {
+			return math.MaxInt64
+		}
+		return 1 << 63
+	}
+	return uint64(s)
+}
+
+// madSatS64 is a*b + c for signed 64-bit operands, clamped: the product
+// and the sum are formed exactly in 128 bits (the unsigned product with its
+// high word corrected for the operands' signs) before the range is judged.
+func madSatS64(a, b, c int64) uint64 {
+	hi, lo := bits.Mul64(uint64(a), uint64(b))
+	if a < 0 {
+		hi -= uint64(b)
+	}
+	if b < 0 {
+		hi -= uint64(a)
+	}
+	var carry uint64
+	lo, carry = bits.Add64(lo, uint64(c), 0)
+	ext := uint64(0)
+	if c < 0 {
+		ext = math.MaxUint64
+	}
+	hi, _ = bits.Add64(hi, ext, carry)
+	switch {
+	case hi == 0 && int64(lo) >= 0, hi == math.MaxUint64 && int64(lo) < 0:
+		return lo
+	case int64(hi) < 0:
+		return 1 << 63
+	}
+	return math.MaxInt64
 }
 
 func umulhi(a, b uint64, nb int) uint64 {
@@ -600,7 +699,7 @@ var glslLib = map[spirv.GLSLStd450]extMaker{
 	spirv.GLSLStd450FMix:   f3(func(a, b, t float64) float64 { return a*(1-t) + b*t }),
 	spirv.GLSLStd450Step:   f2(step), spirv.GLSLStd450SmoothStep: f3(smoothstep), spirv.GLSLStd450Fma: f3(math.FMA),
 	spirv.GLSLStd450Frexp:  withPtr(func(x, _ float64) (float64, float64) { f, e := math.Frexp(x); return f, float64(e) }, 1, true),
-	spirv.GLSLStd450Ldexp:  f2(func(x, e float64) float64 { return math.Ldexp(x, int(e)) }),
+	spirv.GLSLStd450Ldexp:  fi(func(x float64, e int64) float64 { return math.Ldexp(x, int(e)) }),
 	spirv.GLSLStd450Length: reduce(1, func(v [][]float64) float64 { return length(v[0]) }),
 	spirv.GLSLStd450Distance: reduce(2, func(v [][]float64) float64 {
 		d := make([]float64, len(v[0]))
@@ -849,10 +948,12 @@ func satConvert(c *ir.ExtCall) (extFn, error) {
 	}, nil
 }
 
-// asyncCopy performs async_work_group_copy at once: the elements are
-// copied when the first lane of a warp reaches it (every work-item passes
-// the same arguments, so later copies repeat identical data). For timing,
-// the work-group's first warp records one bulk transfer.
+// asyncCopy performs async_work_group_copy at once, once per work-group:
+// the first warp to reach the instruction (for the k-th time, in a loop)
+// copies the elements; the others, passing the same arguments, only take
+// the event. Copying again would undo what work-items that already waited
+// on the event wrote to the destination. For timing, the work-group's first
+// warp records one bulk transfer.
 func asyncCopy(c *ir.ExtCall) (extFn, error) {
 	return func(w *Warp, c *ir.ExtCall) {
 		if len(w.lanes) == 0 {
@@ -869,13 +970,23 @@ func asyncCopy(c *ir.ExtCall) (extFn, error) {
 		} else {
 			dstStride = es * stride
 		}
-		for i := uint64(0); i < n; i++ {
-			s := w.mem(nil, c.Spaces[1], l, src+i*srcStride, int(es), false)
-			d := w.mem(nil, c.Spaces[0], l, dst+i*dstStride, int(es), true)
-			if s == nil || d == nil {
-				return
+		if w.copiesSeen == nil {
+			w.copiesSeen = map[*ir.ExtCall]int{}
+		}
+		if w.wg.copies == nil {
+			w.wg.copies = map[*ir.ExtCall]int{}
+		}
+		w.copiesSeen[c]++
+		if k := w.copiesSeen[c]; k > w.wg.copies[c] {
+			w.wg.copies[c] = k
+			for i := uint64(0); i < n; i++ {
+				s := w.mem(nil, c.Spaces[1], l, src+i*srcStride, int(es), false)
+				d := w.mem(nil, c.Spaces[0], l, dst+i*dstStride, int(es), true)
+				if s == nil || d == nil {
+					return
+				}
+				copy(d, s)
 			}
-			copy(d, s)
 		}
 		if w.Trace != nil && w.index == 0 && n > 0 && n <= 1<<20 {
 			w.Trace.recordBulk(w.extPC, c.Spaces[1], AccessLoad, int(es), src, srcStride, int(n))

@@ -296,7 +296,7 @@ func hImage(w *Warp, in *ir.Inst) {
 		case ir.ImageWrite:
 			var v [4]float64
 			for c := 0; c < op.N && c < 4; c++ {
-				v[c] = tagToFloat(op.ResultTag, w.regs[(int(op.Texel)+c)*W+int(l)])
+				v[c] = img.Type.texelValue(op.ResultTag, w.regs[(int(op.Texel)+c)*W+int(l)])
 			}
 			x, y, z := int(coord[0]), int(coord[1]), int(coord[2])
 			if img.Arrayed {
@@ -437,6 +437,21 @@ func (img *Image) border() [4]float64 {
 		return [4]float64{0, 0, 0, 1}
 	}
 	return [4]float64{}
+}
+
+// texelValue is the value of a texel component a kernel writes, as a
+// float64: integers are read signed for a signed channel type and unsigned
+// otherwise. OpenCL integers are signless in SPIR-V, so write_imagei's
+// int4 arrives tagged U32; the channel type says it is signed
+// (write_imagei writes only the signed types, write_imageui the unsigned).
+func (c ChannelType) texelValue(tag string, x uint64) float64 {
+	switch c {
+	case ChanS8, ChanS16, ChanS32:
+		if tag[0] == 'U' || tag[0] == 'S' {
+			return float64(signExt(x, tagBits(tag)))
+		}
+	}
+	return tagToFloat(tag, x)
 }
 
 func tagToFloat(tag string, x uint64) float64 {

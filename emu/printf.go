@@ -3,6 +3,7 @@ package emu
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/pocketgpu/pocketgpu/ir"
@@ -116,18 +117,12 @@ func (w *Warp) format(c *ir.ExtCall, l int, f string) string {
 				fmt.Fprintf(&out, "%"+spec+"s", s)
 			case 'p':
 				fmt.Fprintf(&out, "%#x", x)
-			case 'f', 'F', 'e', 'E', 'g', 'G':
+			case 'f', 'F', 'e', 'E', 'g', 'G', 'a', 'A':
 				v := tagToFloat(tag, x)
-				if tag[0] != 'F' {
+				if tag[0] != 'F' && conv != 'a' && conv != 'A' {
 					v = math.Float64frombits(x)
 				}
-				fc := conv
-				if fc == 'F' {
-					fc = 'f'
-				}
-				fmt.Fprintf(&out, "%"+spec+string(fc), v)
-			case 'a', 'A':
-				fmt.Fprintf(&out, "%"+spec+"x", tagToFloat(tag, x))
+				out.WriteString(formatFloat(spec, conv, v))
 			default:
 				out.WriteByte('%')
 				out.WriteByte(conv)
@@ -136,4 +131,78 @@ func (w *Warp) format(c *ir.ExtCall, l int, f string) string {
 		arg++
 	}
 	return out.String()
+}
+
+// formatFloat formats v as C's printf does for the conversion conv with
+// flags, width and precision spec. Go's fmt differs in three places, mended
+// here: %g without a precision means 6 significant digits (Go: as many as
+// needed), infinities and NaNs are inf and nan (INF, NAN for upper-case
+// conversions; Go: +Inf, NaN), and %a's exponent has no leading zero (Go:
+// p+00).
+func formatFloat(spec string, conv byte, v float64) string {
+	upper := conv == 'F' || conv == 'E' || conv == 'G' || conv == 'A'
+	if math.IsInf(v, 0) || math.IsNaN(v) {
+		s := "inf"
+		if math.IsNaN(v) {
+			s = "nan"
+		}
+		switch {
+		case math.Signbit(v):
+			s = "-" + s
+		case strings.Contains(spec, "+"):
+			s = "+" + s
+		case strings.Contains(spec, " "):
+			s = " " + s
+		}
+		if upper {
+			s = strings.ToUpper(s)
+		}
+		// Only the width and the '-' flag apply ('0' pads numbers only).
+		pad := strings.TrimLeft(spec, "-+ #0")
+		if i := strings.IndexByte(pad, '.'); i >= 0 {
+			pad = pad[:i]
+		}
+		if strings.Contains(spec, "-") {
+			pad = "-" + pad
+		}
+		return fmt.Sprintf("%"+pad+"s", s)
+	}
+	switch conv {
+	case 'F':
+		return fmt.Sprintf("%"+spec+"f", v)
+	case 'g', 'G':
+		if !strings.Contains(spec, ".") {
+			spec += ".6"
+		}
+	case 'a', 'A':
+		verb := "x"
+		if upper {
+			verb = "X"
+		}
+		flags := spec[:len(spec)-len(strings.TrimLeft(spec, "-+ #0"))]
+		rest := spec[len(flags):]
+		width, prec := rest, ""
+		if i := strings.IndexByte(rest, '.'); i >= 0 {
+			width, prec = rest[:i], rest[i:]
+		}
+		s := fmt.Sprintf("%"+strings.ReplaceAll(strings.ReplaceAll(flags, "-", ""), "0", "")+prec+verb, v)
+		// Go writes at least two exponent digits, C as few as needed.
+		if i := strings.IndexAny(s, "pP"); i >= 0 && i+3 < len(s) && s[i+2] == '0' {
+			s = s[:i+2] + s[i+3:]
+		}
+		w, _ := strconv.Atoi(width)
+		for len(s) < w {
+			switch {
+			case strings.Contains(flags, "-"):
+				s += " "
+			case strings.Contains(flags, "0"):
+				k := strings.IndexAny(s, "xX") + 1
+				s = s[:k] + "0" + s[k:]
+			default:
+				s = " " + s
+			}
+		}
+		return s
+	}
+	return fmt.Sprintf("%"+spec+string(conv), v)
 }

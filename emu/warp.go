@@ -93,6 +93,10 @@ type Warp struct {
 	// Killed lanes (fragment discard).
 	Killed Mask
 
+	// copiesSeen counts, per async copy instruction, the times this warp
+	// has reached it (see asyncCopy).
+	copiesSeen map[*ir.ExtCall]int
+
 	lbuf [MaxWidth]int32 // backs lanes
 }
 

@@ -447,27 +447,33 @@ func parseSpecValue(text string, t *Type) (uint64, error) {
 	return n, nil
 }
 
-// halfBits rounds to binary16 (nearest even) for half specialisation
-// constants.
+// halfBits rounds to binary16, once and to nearest even, for half
+// specialisation constants: subnormals in steps of 2^-24, 65520 and up to
+// infinity.
 func halfBits(f float64) uint16 {
-	b := math.Float32bits(float32(f))
-	sign := uint16(b>>16) & 0x8000
-	exp := int(b>>23&0xff) - 127 + 15
-	man := b & 0x7fffff
+	sign := uint16(0)
+	if math.Signbit(f) {
+		sign, f = 0x8000, -f
+	}
 	switch {
 	case f != f:
 		return sign | 0x7e00
-	case exp >= 31:
+	case f >= 65520:
 		return sign | 0x7c00
-	case exp <= 0:
-		return sign // subnormal halves are rounded to zero here
+	case f < 0x1p-14:
+		// Subnormal (or the smallest normal, when it rounds up to it).
+		return sign | uint16(math.RoundToEven(f*0x1p24))
 	}
-	h := uint32(exp)<<10 | man>>13
-	rem := man & 0x1fff
-	if rem > 0x1000 || (rem == 0x1000 && h&1 == 1) {
-		h++
+	fr, exp := math.Frexp(f) // f = fr × 2^exp, fr in [0.5, 1)
+	m := math.RoundToEven(fr * 2048)
+	e := exp - 1 + 15
+	if m == 2048 {
+		m, e = 1024, e+1
 	}
-	return sign | uint16(h)
+	if e >= 31 {
+		return sign | 0x7c00
+	}
+	return sign | uint16(e)<<10 | uint16(m-1024)
 }
 
 func (b *builder) workgroupSizeConst(inst *spirv.Inst, vals []uint64) {

@@ -215,7 +215,7 @@ func (f *fn) openCLExt(inst *spirv.Inst, op spirv.OpenCLStd, args []uint32) erro
 			}
 		} else {
 			f.emit(Inst{Op: OpExt, N: uint16(n), Dst: h, Aux: f.addExt(ExtCall{Set: ExtInternal, Num: InternalF2HRound, Name: "vstore_half_r",
-				Tag: tagOf('F', data.t), ResultTag: "F16", N: n, Dst: h, Args: []int32{data.slot}, ArgN: []int{n}, Imm: int64(mode)}), Site: f.site(inst)})
+				Tag: tagOf('F', data.t), ResultTag: "F16", N: n, Dst: h, Args: []int32{data.slot}, ArgN: []int{n}, ArgTags: []string{tagOf('F', data.t)}, Imm: int64(mode)}), Site: f.site(inst)})
 		}
 		a, space, err := address(off, p, stride*2)
 		if err != nil {

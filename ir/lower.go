@@ -305,7 +305,7 @@ func (f *fn) convert(inst *spirv.Inst, from, to byte) error {
 				// Round in the float domain, then convert (which truncates).
 				t := f.tmp(n)
 				f.emit(Inst{Op: OpExt, N: uint16(n), Dst: t, Aux: f.addExt(ExtCall{Set: ExtInternal, Num: InternalRound, Name: "round",
-					Tag: ft, ResultTag: ft, N: n, Dst: t, Args: []int32{s}, ArgN: []int{n}, Imm: int64(mode)}), Site: f.site(inst)})
+					Tag: ft, ResultTag: ft, N: n, Dst: t, Args: []int32{s}, ArgN: []int{n}, ArgTags: []string{ft}, Imm: int64(mode)}), Site: f.site(inst)})
 				s = t
 			}
 		case mode != roundRTE && !(from == 'F' && to == 'F' && bitsOfTag(tt) >= bitsOfTag(ft)):
@@ -333,7 +333,8 @@ func (f *fn) satConvert(inst *spirv.Inst, from, to byte) error {
 	out := f.out(inst)
 	n := out.t.Slots
 	f.emit(Inst{Op: OpExt, N: uint16(n), Dst: out.slot, Aux: f.addExt(ExtCall{Set: ExtInternal, Num: InternalSatConvert, Name: "sat_convert",
-		Tag: tagOf(from, vs[0].t), ResultTag: tagOf(to, out.t), N: n, Dst: out.slot, Args: []int32{vs[0].slot}, ArgN: []int{n}}), Site: f.site(inst)})
+		Tag: tagOf(from, vs[0].t), ResultTag: tagOf(to, out.t), N: n, Dst: out.slot, Args: []int32{vs[0].slot}, ArgN: []int{n},
+		ArgTags: []string{tagOf(from, vs[0].t)}}), Site: f.site(inst)})
 	return nil
 }
 
@@ -357,6 +358,7 @@ func (f *fn) internal(inst *spirv.Inst, num uint32, nargs int) error {
 	for _, v := range vs {
 		c.Args = append(c.Args, v.slot)
 		c.ArgN = append(c.ArgN, v.t.Slots)
+		c.ArgTags = append(c.ArgTags, valueTag(v.t))
 	}
 	c.Site = f.site(inst)
 	f.emit(Inst{Op: OpExt, N: uint16(out.t.Slots), Dst: out.slot, Aux: f.addExt(c), Site: c.Site})
@@ -609,7 +611,7 @@ func (f *fn) arrayLength(inst *spirv.Inst) error {
 	out := f.out(inst)
 	m := st.Members[ops[1]]
 	c := ExtCall{Set: ExtInternal, Num: InternalArrayLength, Name: "array_length", Tag: "U64", ResultTag: "U32", N: 1, Dst: out.slot,
-		Args: []int32{base.slot}, ArgN: []int{1}, Imm: int64(st.Offsets[ops[1]])<<32 | int64(m.Stride), Site: f.site(inst)}
+		Args: []int32{base.slot}, ArgN: []int{1}, ArgTags: []string{"U64"}, Imm: int64(st.Offsets[ops[1]])<<32 | int64(m.Stride), Site: f.site(inst)}
 	f.emit(Inst{Op: OpExt, N: 1, Dst: out.slot, Aux: f.addExt(c), Site: c.Site})
 	return nil
 }
@@ -751,7 +753,12 @@ func (f *fn) dot(inst *spirv.Inst, dst, a, c int32, n int, tag string) error {
 // matrix expands matrix arithmetic into vector operations on columns.
 func (f *fn) matrix(inst *spirv.Inst) error {
 	out := f.out(inst)
-	tag := tagOf('F', out.t)
+	// The component type: a matrix result's is its columns'.
+	et := out.t
+	if et.Kind == KindMatrix {
+		et = et.Elem
+	}
+	tag := tagOf('F', et)
 	switch inst.Op {
 	case spirv.OpTranspose:
 		vs, err := f.operands(inst, 1)
@@ -1037,7 +1044,8 @@ func (f *fn) asyncCopy(inst *spirv.Inst) error {
 	out := f.out(inst)
 	c := ExtCall{Set: ExtInternal, Num: InternalAsyncCopy, Name: "async_work_group_copy", N: 1, Dst: out.slot,
 		Args: []int32{vs[0].slot, vs[1].slot, vs[2].slot, vs[3].slot}, ArgN: []int{1, 1, 1, 1},
-		Spaces: []Space{ds, ss}, Imm: int64(vs[0].t.Elem.Size), Tag: tagOf('U', vs[2].t), ResultTag: "U64", Site: f.site(inst)}
+		ArgTags: []string{"U64", "U64", valueTag(vs[2].t), valueTag(vs[3].t)},
+		Spaces:  []Space{ds, ss}, Imm: int64(vs[0].t.Elem.Size), Tag: tagOf('U', vs[2].t), ResultTag: "U64", Site: f.site(inst)}
 	f.emit(Inst{Op: OpExt, N: 1, Dst: out.slot, Aux: f.addExt(c), Site: c.Site})
 	return nil
 }
