@@ -347,14 +347,19 @@ func (w *work) repairRoute(in string, includes []string, opt Options, spv string
 
 // repairIR takes textual LLVM IR the front end or the linker made through
 // the repair route's rewrites: native integer widths, the optimizer with
-// optArgs, freeze removed, then llvm-spirv.
+// optArgs, freeze removed, then llvm-spirv. The optimizer keeps a loop's
+// exit values as the loop computes them (-replexitval=never):
+// IndVarSimplify's closed forms work in odd widths (the sum of a 32-bit
+// counter, n(n-1)/2, in i33), which SPIR-V has no type for, whatever the
+// data layout says.
 func (w *work) repairIR(ll string, optArgs []string, spv string) error {
 	o2 := filepath.Join(w.tmp, "o2.ll")
 	bc := filepath.Join(w.tmp, "repaired.bc")
 	if err := w.editIR(ll, nativeIntegers); err != nil {
 		return err
 	}
-	if err := w.run("opt-14", append(append([]string{"-S"}, optArgs...), ll, "-o", o2)...); err != nil {
+	args := append(append([]string{"-S"}, optArgs...), "-replexitval=never", ll, "-o", o2)
+	if err := w.run("opt-14", args...); err != nil {
 		return err
 	}
 	if err := w.editIR(o2, removeFreeze); err != nil {

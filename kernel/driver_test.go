@@ -26,6 +26,9 @@ __kernel void k(__global float *a) { size_t i = get_global_id(0); a[i] = sq(a[i]
 	switch (a[i] & 7) { case 0: r = 10; break; case 1: r = 3; break; case 2: r = 7; break; case 3: r = 1; break;
 	case 4: r = 99; break; case 5: r = 5; break; case 6: r = 42; break; default: r = -1; }
 	a[i] = r; }`, Options{}},
+		// IndVarSimplify's closed form of the sum, n(n-1)/2, works in i33.
+		{"loop sum closed form", `__kernel void k(__global uint *out, uint n) {
+	uint s = 0; for (uint i = 0; i < n; i++) s += i; out[get_global_id(0)] = s; }`, Options{}},
 		{"vector compares", `__kernel void k(__global const float *in, __global float *out, int w, int h) {
 	int x = get_global_id(0), y = get_global_id(1);
 	if (x == 0 || y == 0 || x == w - 1 || y == h - 1) { out[y * w + x] = in[y * w + x]; return; }
