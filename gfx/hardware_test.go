@@ -29,6 +29,7 @@ import (
 // declAllowed are the package-level constants and variables that hold
 // numbers, each with why it is not a hardware parameter.
 var declAllowed = map[string]string{
+	"frameCounters":          "the counter model's definitions of a frame's counters; its number is the part's rank among the reports' parts",
 	"MaxFrameSide":           "the renderer's own limit on a frame side (host memory); a GPU's is raster.max_framebuffer_width/height",
 	"ClearColor":             "the scene's clear colour",
 	"clearDepth":             "the depth buffer's clear value, the far plane of Vulkan's depth range",
@@ -65,6 +66,9 @@ const (
 // literalAllowed are the literals other than 0 and 1 each file may hold, by
 // value, with why they are not hardware parameters.
 var literalAllowed = map[string]map[string]string{
+	"counters.go": {
+		"100": "a fraction as a percentage",
+	},
 	"bins.go": {
 		"2":    "the MSAA modes the bin layout accepts (1, 2, 4 samples)",
 		"4":    "the MSAA modes the bin layout accepts (1, 2, 4 samples)",
