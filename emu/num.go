@@ -295,3 +295,60 @@ func ffloor[T floatT](a T) T { return T(math.Floor(float64(a))) }
 func fceil[T floatT](a T) T  { return T(math.Ceil(float64(a))) }
 func ftrunc[T floatT](a T) T { return T(math.Trunc(float64(a))) }
 func frint[T floatT](a T) T  { return T(math.RoundToEven(float64(a))) }
+
+// sinPi, cosPi and tanPi are sin(πx), cos(πx) and tan(πx) with x reduced
+// exactly first (math.Mod is exact), so that they keep OpenCL's special
+// values: sinpi of an integer n is ±0 (n's sign), cospi of n+0.5 is +0,
+// tanpi of an integer is ±0 and of n+0.5 ±∞, and infinities give NaN.
+func sinPi(x float64) float64 {
+	if math.IsInf(x, 0) || math.IsNaN(x) {
+		return math.NaN()
+	}
+	r := math.Mod(x, 2) // (-2, 2), x's sign
+	switch math.Abs(r) {
+	case 0, 1:
+		return math.Copysign(0, x)
+	case 0.5:
+		return math.Copysign(1, r)
+	case 1.5:
+		return -math.Copysign(1, r)
+	}
+	return math.Sin(math.Pi * r)
+}
+
+func cosPi(x float64) float64 {
+	if math.IsInf(x, 0) || math.IsNaN(x) {
+		return math.NaN()
+	}
+	switch r := math.Mod(math.Abs(x), 2); r { // [0, 2)
+	case 0:
+		return 1
+	case 1:
+		return -1
+	case 0.5, 1.5:
+		return 0
+	default:
+		return math.Cos(math.Pi * r)
+	}
+}
+
+func tanPi(x float64) float64 {
+	if math.IsInf(x, 0) || math.IsNaN(x) {
+		return math.NaN()
+	}
+	r := math.Mod(x, 1) // (-1, 1): tan has period π
+	odd := math.Mod(math.Trunc(x), 2) != 0
+	switch math.Abs(r) {
+	case 0:
+		if odd {
+			return math.Copysign(0, -x)
+		}
+		return math.Copysign(0, x)
+	case 0.5:
+		if odd := math.Mod(math.Floor(x), 2) != 0; odd {
+			return math.Inf(-1)
+		}
+		return math.Inf(1)
+	}
+	return math.Tan(math.Pi * r)
+}
