@@ -57,7 +57,10 @@ type Config struct {
 }
 
 type warpState struct {
-	w     *emu.Warp
+	w     *emu.Warp   // a live warp the executor steps (compute)
+	rp    *ReplayWarp // or a warp the executor already ran (shaders)
+	rpAt  int         // next recorded block of rp
+	k     *Kernel
 	wg    *wgState
 	eng   *engine
 	slot  int // resident-warp slot on the core (for private regions)
@@ -81,7 +84,8 @@ type warpState struct {
 }
 
 type wgState struct {
-	wg       *emu.WorkGroup
+	wg       *emu.WorkGroup // nil for a shader warp's one-warp group
+	k        *Kernel
 	core     *core
 	slot     int
 	warps    []*warpState
@@ -118,10 +122,13 @@ type engine struct {
 }
 
 type core struct {
-	id       int
-	engines  []*engine
-	wgs      []*wgState
-	freeSlot []bool // work-group slots
+	id      int
+	engines []*engine
+	wgs     []*wgState
+	// load is the share of the core resident work takes: a kernel's
+	// work-group takes 1/WorkgroupsPerCore of it (a shader warp
+	// 1/ResidentWarpsPerCore), so kernels sharing a core split it.
+	load     float64
 	warpSlot int
 	// counters
 	warpsLaunched uint64
@@ -134,96 +141,71 @@ type core struct {
 	active        bool
 }
 
-// Engine runs one kernel.
+// Engine runs kernels on the GPU's cores: one compute dispatch (New), or
+// several kernels at once — compute dispatches and graphics shaders whose
+// warps a Source hands out (NewEngine, AddCompute, AddShader) — sharing the
+// engines, pipes, caches and DRAM.
 type Engine struct {
-	cfg   Config
-	g     *arch.GPU
-	prog  *isa.Program
-	d     *emu.Dispatch
-	mem   *mem.Hierarchy
-	cores []*core
-	eng   []*engine
-	queue engineHeap
+	g       *arch.GPU
+	mem     *mem.Hierarchy
+	cores   []*core
+	eng     []*engine
+	queue   engineHeap
+	kernels []*Kernel
+	events  eventHeap
+	eventSeq uint64
 
-	nextWG      int
-	totalWG     int
-	residentWGs int
-	maxWGsCore  int
-	maxWGsGPU   int
-	doneWGs     int
-	ageCounter  uint64
-	end         float64
-	err         error
+	ageCounter uint64
+	end        float64
+	err        error
+	checkpoint func(t float64) error
 
-	plans     [][]groupPlan // per block, per group
-	pool      []*warpState
-	current   *engine // the engine being stepped
-	req       mem.Request
-	fetch     *fetcher
-	burstCopy bool
-
-	// Whole-kernel counters.
-	memStall   float64
-	activeLane uint64
-	warpInsts  uint64
+	pool    []*warpState
+	current *engine // the engine being stepped
+	req     mem.Request
+	fetch   *fetcher
 }
 
-// New prepares a timed run.
+// New prepares a timed run of one compute dispatch.
 func New(cfg Config) (*Engine, error) {
-	g := cfg.GPU
-	e := &Engine{cfg: cfg, g: g, prog: cfg.Program, d: cfg.Dispatch, mem: cfg.Memory}
+	e := NewEngine(cfg.GPU, cfg.Memory)
+	if _, err := e.AddCompute(cfg.Dispatch, cfg.Program, cfg.Occupancy); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// NewEngine prepares an engine with no work on g's cores, over the memory
+// hierarchy m (fresh, or warm from earlier work; nil: a fresh one).
+func NewEngine(g *arch.GPU, m *mem.Hierarchy) *Engine {
+	e := &Engine{g: g, mem: m}
 	if e.mem == nil {
 		e.mem = mem.New(g)
 	}
-	occ := cfg.Occupancy
-	e.maxWGsCore = max(occ.WorkgroupsPerCore, 1)
-	e.maxWGsGPU = occ.ResidentWorkgroups
-	if e.maxWGsGPU <= 0 {
-		e.maxWGsGPU = e.maxWGsCore * g.Cores
-	}
-	npipes := len(e.prog.Pipes)
-	if npipes > 32 {
-		return nil, fmt.Errorf("internal: %d pipes; the engine tracks at most 32", npipes)
-	}
-	e.plans = makePlans(e.prog)
-	// A heap can pay for itself only with many resident warps an engine.
-	adaptReady := occ.ResidentWarpsPerEngine > 24
 	for c := 0; c < g.Cores; c++ {
-		co := &core{id: c, freeSlot: make([]bool, e.maxWGsCore), firstActive: math.Inf(1)}
-		for i := range co.freeSlot {
-			co.freeSlot[i] = true
-		}
+		co := &core{id: c, firstActive: math.Inf(1)}
 		for k := 0; k < g.EnginesPerCore; k++ {
-			en := &engine{core: co, index: len(e.eng), pipeFree: make([]float64, npipes), pipeBusy: make([]float64, npipes), heapIdx: -1}
-			en.ready.flat, en.ready.adapt = true, adaptReady
+			en := &engine{core: co, index: len(e.eng), heapIdx: -1}
+			en.ready.flat = true
 			co.engines = append(co.engines, en)
 			e.eng = append(e.eng, en)
 		}
 		e.cores = append(e.cores, co)
 	}
-	e.totalWG = e.d.NumGroups()
 	e.fetch = newFetcher(g, len(e.cores), len(e.eng))
-	// async_work_group_copy moves in bursts on Rogue only when the
-	// work-group has at least async_copy_min_workgroup work-items fixed at
-	// compile time (seed 003 §System Memory Access); elsewhere the copy is
-	// compiled into ordinary coalesced loads and stores.
-	e.burstCopy = true
-	if g.Rogue != nil {
-		ip := e.prog.IR
-		wg := ip.LocalSize[0] * ip.LocalSize[1] * ip.LocalSize[2]
-		e.burstCopy = ip.LocalSizeFixed && wg >= g.Rogue.AsyncCopyMinWorkgroup
-	}
-	return e, nil
+	return e
 }
 
-// Run executes the kernel and returns its counters.
+// Run executes the kernels and returns the counters.
 func (e *Engine) Run() (*Result, error) {
+	if len(e.kernels) == 0 {
+		return nil, fmt.Errorf("timing: nothing to run")
+	}
 	// Fill the GPU: work-groups go to cores round-robin while they fit.
-	for progress := true; progress && e.nextWG < e.totalWG; {
+	for progress := true; progress; {
 		progress = false
 		for _, c := range e.cores {
-			if e.nextWG < e.totalWG && e.canTake(c) {
-				e.launch(c, 0)
+			if e.launchOne(c, 0) {
 				progress = true
 			}
 		}
@@ -233,10 +215,21 @@ func (e *Engine) Run() (*Result, error) {
 	for e.err == nil {
 		if en == nil {
 			if e.queue.Len() == 0 {
-				break
+				if e.events.Len() == 0 {
+					break
+				}
+				e.runEvent()
+				continue
 			}
 			en = e.queue.pop()
 			en.inHeap = false
+		}
+		// Events due before the engine's turn happen first.
+		if e.events.Len() > 0 && e.events[0].t < en.time {
+			e.wake(en, en.time)
+			en = nil
+			e.runEvent()
+			continue
 		}
 		// The stepping engine re-arms in place (wake); it stays out of the
 		// heap for as long as it is still the earliest engine, and when it
@@ -246,7 +239,7 @@ func (e *Engine) Run() (*Result, error) {
 		e.step(en)
 		if poll--; poll == 0 {
 			poll = checkpointSteps
-			if err := e.d.Checkpoint(e.doneWGs, max(e.end, en.time)); err != nil {
+			if err := e.check(max(e.end, en.time)); err != nil {
 				// What ran so far, without the final write-back.
 				e.current = nil
 				return e.result(max(e.end, en.time)), err
@@ -259,92 +252,55 @@ func (e *Engine) Run() (*Result, error) {
 			next := e.queue.replaceTop(en)
 			en.inHeap, next.inHeap = true, false
 			en = next
+		case e.events.Len() > 0 && e.events[0].t < en.time:
+			e.current = nil
+			e.queue.push(en)
+			en.inHeap = true
+			en = nil
 		}
 	}
 	e.current = nil
 	if e.err != nil {
 		return nil, e.err
 	}
-	if e.doneWGs != e.totalWG {
-		return nil, fmt.Errorf("internal: %d of %d work-groups finished", e.doneWGs, e.totalWG)
+	for _, k := range e.kernels {
+		if err := k.unfinished(); err != nil {
+			return nil, err
+		}
 	}
 	end := e.mem.Flush(e.end)
-	if err := e.d.Checkpoint(e.doneWGs, max(end, e.end)); err != nil && !errors.Is(err, emu.ErrStopped) {
+	if err := e.check(max(end, e.end)); err != nil && !errors.Is(err, emu.ErrStopped) {
 		return nil, err
 	}
 	return e.result(max(end, e.end)), nil
 }
+
+// check asks the compute dispatches (budget, context, progress) and the
+// caller's checkpoint whether to go on.
+func (e *Engine) check(t float64) error {
+	for _, k := range e.kernels {
+		if k.d != nil {
+			if err := k.d.Checkpoint(k.done, t); err != nil {
+				return err
+			}
+		}
+	}
+	if e.checkpoint != nil {
+		return e.checkpoint(t)
+	}
+	return nil
+}
+
+// SetCheckpoint has the engine call f every so often with the simulated
+// time; an error from it stops the run (Run returns it with the partial
+// counters).
+func (e *Engine) SetCheckpoint(f func(t float64) error) { e.checkpoint = f }
 
 // checkpointSteps is how many engine steps run between two checks of the
 // budget, the context and progress: a step is a few warp instructions, so
 // the checks cost nothing measurable and a stop takes well under a
 // millisecond.
 const checkpointSteps = 1024
-
-func (e *Engine) canTake(c *core) bool {
-	if e.residentWGs >= e.maxWGsGPU {
-		return false
-	}
-	for _, free := range c.freeSlot {
-		if free {
-			return true
-		}
-	}
-	return false
-}
-
-// launch places the next work-group on core c at time t.
-func (e *Engine) launch(c *core, t float64) {
-	slot := 0
-	for i, free := range c.freeSlot {
-		if free {
-			slot = i
-			break
-		}
-	}
-	c.freeSlot[slot] = false
-	wg := e.d.NewWorkGroup(e.nextWG)
-	e.nextWG++
-	e.residentWGs++
-	ws := &wgState{wg: wg, core: c, slot: slot}
-	c.wgs = append(c.wgs, ws)
-	for _, w := range wg.Warps {
-		st := e.newWarp()
-		st.w, st.wg = w, ws
-		n := e.prog.IR.Regs
-		if cap(st.slots) < n {
-			st.slots = make([]slotReady, n)
-		}
-		st.slots = st.slots[:n]
-		for k := range st.slots {
-			st.slots[k] = slotReady{t, StallNone}
-		}
-		st.readyAt, st.why = t, StallNone
-		st.age = e.ageCounter
-		e.ageCounter++
-		// Spread a work-group's warps over the core's engines, the least
-		// loaded first (ties: lowest index).
-		en := c.engines[0]
-		for _, x := range c.engines {
-			if len(x.warps) < len(en.warps) {
-				en = x
-			}
-		}
-		st.eng = en
-		st.slot = c.warpSlot
-		c.warpSlot++
-		st.pos = len(en.warps)
-		en.warps = append(en.warps, st)
-		en.ready.add()
-		ws.warps = append(ws.warps, st)
-		c.warpsLaunched++
-	}
-	e.residentChange(c, t, len(wg.Warps))
-	for _, st := range ws.warps {
-		e.prepare(st)
-		e.wake(st.eng, t)
-	}
-}
 
 func (e *Engine) residentChange(c *core, t float64, delta int) {
 	c.residentArea += float64(c.resident) * (t - c.lastChange)
@@ -489,16 +445,28 @@ func (e *Engine) fetchBlock(w *warpState) bool {
 		if w.next < len(w.plans) {
 			return true
 		}
-		w.w.Trace = &w.trace
-		st := w.w.Step()
+		var st emu.Status
+		if w.rp != nil {
+			st = w.rp.step(&w.trace, w.rpAt)
+			w.rpAt++
+		} else {
+			w.w.Trace = &w.trace
+			st = w.w.Step()
+		}
 		if st == emu.Faulted {
 			e.fail(w.w.Err())
 			return false
 		}
 		w.after = st
-		w.plans = e.plans[w.trace.Block]
+		k := w.k
+		w.plans = k.plans[w.trace.Block]
 		w.next, w.acc = 0, 0
-		e.warpInsts += uint64(e.prog.IR.Blocks[w.trace.Block].End-e.prog.IR.Blocks[w.trace.Block].Start) + 1
+		if w.rp != nil {
+			blk := &k.prog.IR.Blocks[w.trace.Block]
+			n := uint64(blk.End-blk.Start) + 1
+			k.warpInsts += n
+			k.threadInsts += n * uint64(w.trace.Active.Count())
+		}
 		if len(w.plans) == 0 {
 			// Nothing to issue: apply what follows the block at once.
 			e.blockDone(w, w.readyAt)
@@ -520,7 +488,7 @@ func (e *Engine) issue(en *engine, w *warpState, t float64) {
 	g := gp.g
 	if e.fetch != nil && !w.fetched {
 		w.fetched = true
-		if at := e.fetch.fetch(w.wg.core.id, en.index, g.CodeOffset, g.CodeBytes, t); at > t {
+		if at := e.fetch.fetch(w.wg.core.id, en.index, w.k.codeBase+g.CodeOffset, g.CodeBytes, t); at > t {
 			w.readyAt, w.why = at, StallFetch
 			e.prepare(w)
 			return
@@ -581,7 +549,7 @@ func (e *Engine) memOp(w *warpState, pc int32, t float64) {
 		r.Core, r.Space, r.Group = w.wg.core.id, a.Space, w.wg.slot
 		r.Addrs = tr.Addrs[a.Start : a.Start+a.N]
 		r.Bytes, r.Lanes = a.Bytes, a.N
-		r.Burst = a.Bulk && e.burstCopy
+		r.Burst = a.Bulk && w.k.burstCopy
 		switch a.Kind {
 		case emu.AccessLoad:
 			r.Kind = mem.Load
@@ -612,14 +580,15 @@ func (e *Engine) memOp(w *warpState, pc int32, t float64) {
 		}
 		done = max(done, res.Done)
 	}
-	in := &e.prog.IR.Code[pc]
+	ip := w.k.prog.IR
+	in := &ip.Code[pc]
 	dst, n := in.Dst, int(in.N)
 	switch in.Op {
 	case ir.OpAtomic:
-		dst, n = e.prog.IR.Atomics[in.Aux].Dst, 1
+		dst, n = ip.Atomics[in.Aux].Dst, 1
 		w.outstanding = max(w.outstanding, done)
 	case ir.OpImage:
-		n = max(e.prog.IR.Images[in.Aux].N, 1)
+		n = max(ip.Images[in.Aux].N, 1)
 	}
 	for k := 0; k < n && dst >= 0; k++ {
 		if s := int(dst) + k; s < len(w.slots) {
@@ -694,29 +663,7 @@ func (e *Engine) finish(w *warpState, t float64) {
 		return
 	}
 	// The work-group is done.
-	e.d.Release(wg.wg)
-	c.freeSlot[wg.slot] = true
-	for i, x := range c.wgs {
-		if x == wg {
-			c.wgs = append(c.wgs[:i], c.wgs[i+1:]...)
-			break
-		}
-	}
-	e.residentWGs--
-	e.doneWGs++
-	for _, x := range wg.warps {
-		e.pool = append(e.pool, x)
-	}
-	// Hand out more work: this core first, then any core the GPU-wide
-	// limit was holding back.
-	if e.nextWG < e.totalWG && e.canTake(c) {
-		e.launch(c, end)
-	}
-	for _, o := range e.cores {
-		for e.nextWG < e.totalWG && e.canTake(o) {
-			e.launch(o, end)
-		}
-	}
+	e.retire(wg, end)
 }
 
 // engineHeap orders engines by the time they next try to issue (ties: the

@@ -22,10 +22,14 @@ func (e *Engine) result(cycles float64) *Result {
 	g := e.g
 	r := &Result{Cycles: cycles, TimeNS: cycles / g.ClockMHz * 1000}
 	ec, pcDefs := engineCounters, engineCoreCounters
-	maxWarps := float64(e.cfg.Occupancy.ResidentWarpsPerCore)
+	// Occupancy is measured against the first kernel's residency (the
+	// only one of a compute run); warp figures add up the kernels'.
+	k0 := e.kernels[0]
+	maxWarps := float64(k0.occ.ResidentWarpsPerCore)
+	pipes := k0.prog.Pipes
 	engines := float64(len(e.eng))
 	var launched, peak, area float64
-	pipeBusy := make([]float64, len(e.prog.Pipes))
+	pipeBusy := make([]float64, len(pipes))
 	var stall [numCauses]float64
 	var groups, ops, issueBusy float64
 	for _, co := range e.cores {
@@ -93,10 +97,10 @@ func (e *Engine) result(cycles float64) *Result {
 		for _, b := range pipeBusy {
 			alu += b
 		}
-		if len(e.prog.Pipes) > 0 {
-			c = append(c, ec.Of("alu_capacity_used_pct", 100*alu/total/float64(len(e.prog.Pipes))))
+		if len(pipes) > 0 {
+			c = append(c, ec.Of("alu_capacity_used_pct", 100*alu/total/float64(len(pipes))))
 		}
-		for p, name := range e.prog.Pipes {
+		for p, name := range pipes {
 			c = append(c, ec.Def("pipe_<name>_busy_cycles").With(name, pipeBusy[p]),
 				ec.Def("pipe_<name>_utilization_pct").With(name, 100*pipeBusy[p]/total))
 		}
@@ -105,18 +109,35 @@ func (e *Engine) result(cycles float64) *Result {
 				ec.Def("stall_<cause>_pct").With(k.String(), 100*stall[k]/total))
 		}
 	}
-	if st := e.d.Stats; st.WarpInsts > 0 {
-		avg := float64(st.ThreadInsts) / float64(st.WarpInsts)
-		c = append(c, ec.Of("active_lanes_avg", avg), ec.Of("simd_efficiency_pct", 100*avg/float64(e.d.Width)))
+	var warpInsts, threadInsts, wgs float64
+	for _, k := range e.kernels {
+		wi, ti := k.warpInsts, k.threadInsts
+		if k.d != nil {
+			wi, ti = k.d.Stats.WarpInsts, k.d.Stats.ThreadInsts
+		}
+		warpInsts += float64(wi)
+		threadInsts += float64(ti)
+		wgs += float64(k.done)
+		if k.d != nil {
+			wgs += float64(k.total - k.done) // a stopped run counts its dispatch's size
+		}
+	}
+	width := float64(k0.prog.WarpWidth)
+	if k0.d != nil {
+		width = float64(k0.d.Width)
+	}
+	if warpInsts > 0 {
+		avg := threadInsts / warpInsts
+		c = append(c, ec.Of("active_lanes_avg", avg), ec.Of("simd_efficiency_pct", 100*avg/width))
 	}
 	c = append(c,
-		ec.Of("warp_width", float64(e.d.Width)),
-		ec.Of("warp_instructions", float64(e.d.Stats.WarpInsts)),
+		ec.Of("warp_width", width),
+		ec.Of("warp_instructions", warpInsts),
 		ec.Of("warps_launched", launched),
-		ec.Of("thread_instructions", float64(e.d.Stats.ThreadInsts)),
+		ec.Of("thread_instructions", threadInsts),
 		ec.Of("groups_issued", groups),
 		ec.Of("machine_ops", ops),
-		ec.Of("workgroups", float64(e.totalWG)),
+		ec.Of("workgroups", wgs),
 	)
 	if f := e.fetch; f != nil {
 		c = append(c, ec.Of("icache_hits", float64(f.hits)),

@@ -1,0 +1,382 @@
+package timing
+
+import (
+	"container/heap"
+	"fmt"
+	"math"
+
+	"github.com/pocketgpu/pocketgpu/arch"
+	"github.com/pocketgpu/pocketgpu/emu"
+	"github.com/pocketgpu/pocketgpu/isa"
+)
+
+// Kernel is one program whose warps the engine runs: a compute dispatch,
+// whose work-groups go to the cores as they fit, or a graphics shader,
+// whose warps (already run by the executor) a Source hands out core by
+// core. Kernels added to one engine share its cores: a core's resident
+// work is measured in shares of the core (load), so a shader's warps and a
+// dispatch's work-groups can sit side by side.
+type Kernel struct {
+	Name string
+	prog *isa.Program
+	// plans are the program's groups as the issue loop reads them.
+	plans [][]groupPlan
+	occ   arch.Occupancy
+	// codeBase places the program's code apart from the other kernels' in
+	// the instruction caches.
+	codeBase  int32
+	burstCopy bool
+
+	// share is the part of a core one resident work-group (a shader warp)
+	// takes; maxGPU caps the work-groups resident GPU-wide.
+	share    float64
+	maxGPU   int
+	resident int
+	done     int
+
+	// A compute dispatch.
+	d           *emu.Dispatch
+	next, total int
+	freeSlot    [][]bool // per core: the dispatch's work-group slots (local memory windows)
+
+	// A shader.
+	src     Source
+	pending []bool // per core: Next said nothing now; a wake will ask again
+
+	// Counters of a shader's warps (a dispatch counts its own in d.Stats).
+	warpInsts, threadInsts uint64
+	warps                  uint64
+}
+
+// Source hands out a shader kernel's warps.
+type Source interface {
+	// Next returns the next warp for core c, asked at time t when the
+	// core has room. A warp whose inputs are not ready until later (its
+	// quads not yet rasterised) is not returned: Next returns nil and the
+	// time to ask again (math.Inf(1): not until Engine.Wake).
+	Next(c int, t float64) (w *ReplayWarp, retry float64)
+}
+
+// ReplayWarp is a warp the executor has already run: the blocks it
+// executed, with their active lanes and memory accesses, in order. The
+// engine issues their groups and sends the accesses through the memory
+// hierarchy as it would for a live warp.
+type ReplayWarp struct {
+	Blocks []emu.Trace
+	// Start is when the warp may issue its first group (≥ the time Next
+	// returned it).
+	Start float64
+	// Done, when set, is called with the time the warp retires (its last
+	// group issued and its stores complete).
+	Done func(t float64)
+}
+
+// Record copies a live trace (the executor reuses its slices) onto the
+// warp's blocks.
+func (r *ReplayWarp) Record(tr *emu.Trace) {
+	c := emu.Trace{Block: tr.Block, Active: tr.Active}
+	c.Accesses = append([]emu.Access(nil), tr.Accesses...)
+	c.Addrs = append([]uint64(nil), tr.Addrs...)
+	r.Blocks = append(r.Blocks, c)
+}
+
+// step fills tr with recorded block i; the status is what follows it.
+func (r *ReplayWarp) step(tr *emu.Trace, i int) emu.Status {
+	b := &r.Blocks[i]
+	tr.Block, tr.Active = b.Block, b.Active
+	tr.Accesses = append(tr.Accesses[:0], b.Accesses...)
+	tr.Addrs = append(tr.Addrs[:0], b.Addrs...)
+	if i == len(r.Blocks)-1 {
+		return emu.Done
+	}
+	return emu.Running
+}
+
+func (e *Engine) addKernel(k *Kernel, p *isa.Program, occ arch.Occupancy) error {
+	if len(p.Pipes) > 32 {
+		return fmt.Errorf("internal: %d pipes; the engine tracks at most 32", len(p.Pipes))
+	}
+	if p.GPU != nil && len(p.Pipes) != len(e.g.Pipes) {
+		return fmt.Errorf("internal: kernel %s has %d pipes, the GPU %d", k.Name, len(p.Pipes), len(e.g.Pipes))
+	}
+	k.prog, k.occ = p, occ
+	k.plans = makePlans(p)
+	for _, o := range e.kernels {
+		// Programs follow each other in code memory, line-aligned.
+		k.codeBase = max(k.codeBase, o.codeBase+int32(o.prog.CodeBytes+255)&^255)
+	}
+	if len(e.kernels) == 0 {
+		n := len(p.Pipes)
+		for _, en := range e.eng {
+			en.pipeFree, en.pipeBusy = make([]float64, n), make([]float64, n)
+		}
+	}
+	// A heap can pay for itself only with many resident warps an engine.
+	if occ.ResidentWarpsPerEngine > 24 {
+		for _, en := range e.eng {
+			en.ready.adapt = true
+		}
+	}
+	e.kernels = append(e.kernels, k)
+	return nil
+}
+
+// AddCompute adds a compute dispatch (initialised, not yet run) of program
+// p with the residency occ the GPU's rules allow it.
+func (e *Engine) AddCompute(d *emu.Dispatch, p *isa.Program, occ arch.Occupancy) (*Kernel, error) {
+	k := &Kernel{Name: p.IR.Entry, d: d, total: d.NumGroups()}
+	perCore := max(occ.WorkgroupsPerCore, 1)
+	k.share = 1 / float64(perCore)
+	k.maxGPU = occ.ResidentWorkgroups
+	if k.maxGPU <= 0 {
+		k.maxGPU = perCore * e.g.Cores
+	}
+	for range e.cores {
+		slots := make([]bool, perCore)
+		for i := range slots {
+			slots[i] = true
+		}
+		k.freeSlot = append(k.freeSlot, slots)
+	}
+	// async_work_group_copy moves in bursts on Rogue only when the
+	// work-group has at least async_copy_min_workgroup work-items fixed at
+	// compile time (seed 003 §System Memory Access); elsewhere the copy is
+	// compiled into ordinary coalesced loads and stores.
+	k.burstCopy = true
+	if g := e.g; g.Rogue != nil {
+		ip := p.IR
+		wg := ip.LocalSize[0] * ip.LocalSize[1] * ip.LocalSize[2]
+		k.burstCopy = ip.LocalSizeFixed && wg >= g.Rogue.AsyncCopyMinWorkgroup
+	}
+	return k, e.addKernel(k, p, occ)
+}
+
+// AddShader adds a graphics shader of program p whose warps src hands
+// out; occ is its residency (ResidentWarpsPerCore warps share a core).
+func (e *Engine) AddShader(name string, p *isa.Program, occ arch.Occupancy, src Source) (*Kernel, error) {
+	k := &Kernel{Name: name, src: src, pending: make([]bool, len(e.cores))}
+	k.share = 1 / float64(max(occ.ResidentWarpsPerCore, 1))
+	k.maxGPU = math.MaxInt
+	return k, e.addKernel(k, p, occ)
+}
+
+// Wake tells the engine a shader kernel has new work for core c (every
+// core when c < 0) from time t on.
+func (e *Engine) Wake(k *Kernel, c int, t float64) {
+	for _, co := range e.cores {
+		if c >= 0 && co.id != c {
+			continue
+		}
+		if k.pending[co.id] {
+			k.pending[co.id] = false
+			e.At(t, func(t float64) { e.fill(co, t) })
+		}
+	}
+}
+
+// fits reports whether one more of k's work-groups fits core c.
+func (k *Kernel) fits(c *core) bool {
+	return k.resident < k.maxGPU && c.load+k.share <= 1+1e-9
+}
+
+// launchOne launches one work-group (or shader warp) on core c at time t,
+// from the first kernel with work that fits; it reports whether it did.
+func (e *Engine) launchOne(c *core, t float64) bool {
+	for _, k := range e.kernels {
+		if !k.fits(c) {
+			continue
+		}
+		if k.d != nil {
+			if k.next < k.total {
+				e.launchCompute(k, c, t)
+				return true
+			}
+			continue
+		}
+		if k.pending[c.id] {
+			continue
+		}
+		rw, retry := k.src.Next(c.id, t)
+		if rw == nil {
+			if math.IsInf(retry, 1) {
+				k.pending[c.id] = true
+			} else {
+				k.pending[c.id] = true
+				at := max(retry, t)
+				e.At(at, func(t float64) {
+					k.pending[c.id] = false
+					e.fill(c, t)
+				})
+			}
+			continue
+		}
+		e.launchShader(k, c, rw, max(t, rw.Start))
+		return true
+	}
+	return false
+}
+
+// fill launches work on core c at t while it fits.
+func (e *Engine) fill(c *core, t float64) {
+	for e.launchOne(c, t) {
+	}
+}
+
+// launchCompute places the dispatch's next work-group on core c at time t.
+func (e *Engine) launchCompute(k *Kernel, c *core, t float64) {
+	slot := 0
+	free := k.freeSlot[c.id]
+	for i, f := range free {
+		if f {
+			slot = i
+			break
+		}
+	}
+	free[slot] = false
+	wg := k.d.NewWorkGroup(k.next)
+	k.next++
+	ws := &wgState{wg: wg, k: k, core: c, slot: slot}
+	e.place(ws, c, t, len(wg.Warps), func(i int, st *warpState) { st.w = wg.Warps[i] })
+}
+
+// launchShader places a shader warp on core c at time t.
+func (e *Engine) launchShader(k *Kernel, c *core, rw *ReplayWarp, t float64) {
+	if len(rw.Blocks) == 0 {
+		// A warp that ran nothing (cannot happen for a real batch).
+		if rw.Done != nil {
+			rw.Done(t)
+		}
+		return
+	}
+	k.warps++
+	ws := &wgState{k: k, core: c}
+	e.place(ws, c, t, 1, func(_ int, st *warpState) { st.rp, st.rpAt = rw, 0 })
+}
+
+// place makes a work-group's n warps resident on core c from time t;
+// bind attaches warp i's functional side.
+func (e *Engine) place(ws *wgState, c *core, t float64, n int, bind func(i int, st *warpState)) {
+	k := ws.k
+	k.resident++
+	c.load += k.share
+	c.wgs = append(c.wgs, ws)
+	for i := 0; i < n; i++ {
+		st := e.newWarp()
+		bind(i, st)
+		st.k, st.wg = k, ws
+		regs := k.prog.IR.Regs
+		if cap(st.slots) < regs {
+			st.slots = make([]slotReady, regs)
+		}
+		st.slots = st.slots[:regs]
+		for j := range st.slots {
+			st.slots[j] = slotReady{t, StallNone}
+		}
+		st.readyAt, st.why = t, StallNone
+		st.age = e.ageCounter
+		e.ageCounter++
+		// Spread a work-group's warps over the core's engines, the least
+		// loaded first (ties: lowest index).
+		en := c.engines[0]
+		for _, x := range c.engines {
+			if len(x.warps) < len(en.warps) {
+				en = x
+			}
+		}
+		st.eng = en
+		st.slot = c.warpSlot
+		c.warpSlot++
+		st.pos = len(en.warps)
+		en.warps = append(en.warps, st)
+		en.ready.add()
+		ws.warps = append(ws.warps, st)
+		c.warpsLaunched++
+	}
+	e.residentChange(c, t, n)
+	for _, st := range ws.warps {
+		e.prepare(st)
+		e.wake(st.eng, t)
+	}
+}
+
+// retire frees a finished work-group's place and hands out more work:
+// this core first, then any core a GPU-wide limit was holding back.
+func (e *Engine) retire(wg *wgState, end float64) {
+	k, c := wg.k, wg.core
+	if k.d != nil {
+		k.d.Release(wg.wg)
+		k.freeSlot[c.id][wg.slot] = true
+	} else if rw := wg.warps[0].rp; rw.Done != nil {
+		rw.Done(end)
+	}
+	for i, x := range c.wgs {
+		if x == wg {
+			c.wgs = append(c.wgs[:i], c.wgs[i+1:]...)
+			break
+		}
+	}
+	k.resident--
+	c.load -= k.share
+	if c.load < 1e-9 {
+		c.load = 0
+	}
+	k.done++
+	for _, x := range wg.warps {
+		e.pool = append(e.pool, x)
+	}
+	e.launchOne(c, end)
+	for _, o := range e.cores {
+		e.fill(o, end)
+	}
+}
+
+// unfinished reports a kernel whose work did not all run.
+func (k *Kernel) unfinished() error {
+	if k.d != nil && k.done != k.total {
+		return fmt.Errorf("internal: %d of %d work-groups of %s finished", k.done, k.total, k.Name)
+	}
+	if k.resident != 0 {
+		return fmt.Errorf("internal: %d warps of %s still resident", k.resident, k.Name)
+	}
+	return nil
+}
+
+// At schedules f at time t of the simulation (after the work already due
+// then). Sources use it to model fixed-function units and command
+// processors: a tile's rasterisation finishing, a pass starting.
+func (e *Engine) At(t float64, f func(t float64)) {
+	e.eventSeq++
+	heap.Push(&e.events, event{t: t, seq: e.eventSeq, f: f})
+}
+
+func (e *Engine) runEvent() {
+	ev := heap.Pop(&e.events).(event)
+	e.end = max(e.end, ev.t)
+	ev.f(ev.t)
+}
+
+type event struct {
+	t   float64
+	seq uint64
+	f   func(t float64)
+}
+
+// eventHeap orders events by time, then by when they were scheduled.
+type eventHeap []event
+
+func (h eventHeap) Len() int { return len(h) }
+func (h eventHeap) Less(i, j int) bool {
+	if h[i].t != h[j].t {
+		return h[i].t < h[j].t
+	}
+	return h[i].seq < h[j].seq
+}
+func (h eventHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *eventHeap) Push(x any)   { *h = append(*h, x.(event)) }
+func (h *eventHeap) Pop() any {
+	old := *h
+	n := len(old)
+	x := old[n-1]
+	*h = old[:n-1]
+	return x
+}
