@@ -146,13 +146,13 @@ type core struct {
 // warps a Source hands out (NewEngine, AddCompute, AddShader) — sharing the
 // engines, pipes, caches and DRAM.
 type Engine struct {
-	g       *arch.GPU
-	mem     *mem.Hierarchy
-	cores   []*core
-	eng     []*engine
-	queue   engineHeap
-	kernels []*Kernel
-	events  eventHeap
+	g        *arch.GPU
+	mem      *mem.Hierarchy
+	cores    []*core
+	eng      []*engine
+	queue    engineHeap
+	kernels  []*Kernel
+	events   eventHeap
 	eventSeq uint64
 
 	ageCounter uint64
