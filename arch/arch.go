@@ -298,6 +298,15 @@ type CommandProcessor struct {
 	LowPriorityCompute bool     `yaml:"low_priority_compute" opt:"" doc:"a separate queue for low-priority compute (Adreno LPAC)"`
 	ConcurrentBinning  bool     `yaml:"concurrent_binning" opt:"" doc:"binning of the next pass overlaps rendering of this one"`
 	CyclesPerDraw      float64  `yaml:"cycles_per_draw" min:"0.001" max:"1000000" unit:"cycles" doc:"cycles to parse and set up one draw, paid once per pass over the command stream"`
+	// Queues: the microcontroller or job slot that runs each kind of
+	// work. Queues with different names run at the same time; one queue
+	// runs its jobs one after another (timing/cp).
+	GeometryQueue           string `yaml:"geometry_queue" doc:"the queue that runs vertex, tiler and binning work (Mali job slot js1, Adreno sqe or bv)"`
+	FragmentQueue           string `yaml:"fragment_queue" doc:"the queue that renders tiles or bins (Mali js0, Adreno sqe or br)"`
+	ComputeQueue            string `yaml:"compute_queue" doc:"the queue that runs compute dispatches"`
+	LowPriorityComputeQueue string `yaml:"low_priority_compute_queue" opt:"" doc:"the queue of low-priority compute beside the others (Adreno LPAC); absent: such compute goes to compute_queue"`
+	MaxPassesAhead          int    `yaml:"max_passes_ahead" opt:"" min:"1" max:"64" unit:"passes" doc:"how many passes the geometry queue may run ahead of a separate fragment queue (Adreno 7xx BV ahead of BR); absent: no limit"`
+	CommandBytesPerDraw     int    `yaml:"command_bytes_per_draw" min:"1" max:"65536" unit:"B" doc:"command-stream bytes parsed per draw (packets, descriptors, indirect buffers), fetched through L2"`
 }
 
 // Execution holds the latencies of the execution pipes. The ops table says

@@ -197,6 +197,9 @@ func (g *GPU) checkLeaf(fv reflect.Value, path string, m fieldMeta) error {
 func isPow2(x int64) bool { return x > 0 && x&(x-1) == 0 }
 
 func (g *GPU) validateConsistency() error {
+	if cp := &g.CommandProcessor; cp.LowPriorityCompute != (cp.LowPriorityComputeQueue != "") {
+		return g.errAt([]string{"command_processor.low_priority_compute_queue", "command_processor.low_priority_compute"}, "low_priority_compute is %v but low_priority_compute_queue is %q; a low-priority compute queue needs both (or neither)", cp.LowPriorityCompute, cp.LowPriorityComputeQueue)
+	}
 	if g.Cores%g.CoresPerCluster != 0 {
 		return g.errAt([]string{"cores", "cores_per_cluster"}, "%d cores cannot be split into clusters of %d (cores must be a multiple of cores_per_cluster)", g.Cores, g.CoresPerCluster)
 	}

@@ -198,7 +198,7 @@ func NewEngine(g *arch.GPU, m *mem.Hierarchy) *Engine {
 
 // Run executes the kernels and returns the counters.
 func (e *Engine) Run() (*Result, error) {
-	if len(e.kernels) == 0 {
+	if len(e.kernels) == 0 && e.events.Len() == 0 {
 		return nil, fmt.Errorf("timing: nothing to run")
 	}
 	// Fill the GPU: work-groups go to cores round-robin while they fit.

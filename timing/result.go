@@ -22,6 +22,12 @@ func (e *Engine) result(cycles float64) *Result {
 	g := e.g
 	r := &Result{Cycles: cycles, TimeNS: cycles / g.ClockMHz * 1000}
 	ec, pcDefs := engineCounters, engineCoreCounters
+	if len(e.kernels) == 0 {
+		// Only events ran (a command processor's own work).
+		m := e.mem.Counters()
+		r.Counters = append(counters.Set{engineCounters.Of("cycles", cycles), engineCounters.Of("time_ns", r.TimeNS)}, m.Items(cycles)...)
+		return r
+	}
 	// Occupancy is measured against the first kernel's residency (the
 	// only one of a compute run); warp figures add up the kernels'.
 	k0 := e.kernels[0]
