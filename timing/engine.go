@@ -640,6 +640,11 @@ func (e *Engine) tryRelease(wg *wgState) {
 // work-group and lets the core take another.
 func (e *Engine) finish(w *warpState, t float64) {
 	end := max(t, w.outstanding)
+	if w.rp != nil && w.rp.Retire != nil {
+		held := max(w.rp.Retire(end), end)
+		w.k.heldCycles += held - end
+		end = held
+	}
 	w.finished = true
 	en := w.eng
 	i := w.pos

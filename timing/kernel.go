@@ -46,7 +46,17 @@ type Kernel struct {
 	// Counters of a shader's warps (a dispatch counts its own in d.Stats).
 	warpInsts, threadInsts uint64
 	warps                  uint64
+	// heldCycles are warp-cycles warps stayed resident after their last
+	// group, waiting for Retire.
+	heldCycles float64
 }
+
+// Warps is how many of the shader's warps have launched.
+func (k *Kernel) Warps() uint64 { return k.warps }
+
+// HeldCycles are the warp-cycles the shader's warps waited, finished,
+// for Retire (a blender taking their outputs).
+func (k *Kernel) HeldCycles() float64 { return k.heldCycles }
 
 // Source hands out a shader kernel's warps.
 type Source interface {
@@ -66,8 +76,12 @@ type ReplayWarp struct {
 	// Start is when the warp may issue its first group (≥ the time Next
 	// returned it).
 	Start float64
-	// Done, when set, is called with the time the warp retires (its last
-	// group issued and its stores complete).
+	// Retire, when set, is asked when the warp has issued its last group
+	// and its stores are complete (end): the warp stays resident until
+	// the time it returns (≥ end) — its outputs wait for a fixed-function
+	// unit, a blender, to take them — so a slow unit holds warp slots.
+	Retire func(end float64) float64
+	// Done, when set, is called with the time the warp retires.
 	Done func(t float64)
 }
 
