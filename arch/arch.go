@@ -282,6 +282,15 @@ type Tiling struct {
 	VisibilityStreamEntryBytes int     `yaml:"visibility_stream_entry_bytes" opt:"" min:"1" max:"1024" unit:"B" doc:"gmem_bins: a pipe's stream bytes per primitive visible in one of its bins"`
 	HWBinningMinBins           int     `yaml:"hw_binning_min_bins" opt:"" min:"1" max:"65536" unit:"bins" doc:"gmem_bins: fewest bins for which a binning pass runs; with fewer, every bin walks every primitive"`
 	MaxColorAttachments        int     `yaml:"max_color_attachments" opt:"" min:"1" max:"64" unit:"attachments" doc:"colour attachments (render targets) a render pass may bind"`
+	FramebufferCompression     string  `yaml:"framebuffer_compression" opt:"" enum:"none,afbc,ubwc" doc:"lossless compression of the render targets tiles are written back and bins resolved to, and that a later pass's texturing reads: none (absent), afbc (Arm frame-buffer compression: blocks with a header each, payload of sub-blocks, a solid-colour block header only) or ubwc (Qualcomm universal bandwidth compression: blocks with metadata bytes, payload rounded to a granule); the compression_* parameters size it"`
+	CompressionBlockWidth      int     `yaml:"compression_block_width" opt:"" min:"1" max:"256" unit:"px" doc:"framebuffer_compression: width of a block with its own header or metadata (AFBC superblock, UBWC block)"`
+	CompressionBlockHeight     int     `yaml:"compression_block_height" opt:"" min:"1" max:"256" unit:"px" doc:"framebuffer_compression: height of that block"`
+	CompressionSubblockWidth   int     `yaml:"compression_subblock_width" opt:"" min:"1" max:"256" unit:"px" doc:"framebuffer_compression: width of the unit the payload is estimated in (per channel a base and per-pixel deltas at the bit width the sub-block needs)"`
+	CompressionSubblockHeight  int     `yaml:"compression_subblock_height" opt:"" min:"1" max:"256" unit:"px" doc:"framebuffer_compression: height of that unit"`
+	CompressionHeaderBytes     int     `yaml:"compression_header_bytes" opt:"" min:"1" max:"4096" unit:"B" doc:"framebuffer_compression: header (AFBC) or metadata (UBWC) bytes per block, in a separate header buffer"`
+	CompressionPayloadAlign    int     `yaml:"compression_payload_align_bytes" opt:"" min:"1" max:"4096" unit:"B" doc:"framebuffer_compression: a block's payload is rounded up to a multiple of this"`
+	HiddenSurfaceRemoval       bool    `yaml:"hidden_surface_removal" opt:"" doc:"tile_lists: deferred rendering: per tile, visibility is resolved for opaque geometry before any of it is shaded, so each covered opaque pixel is shaded once (blended and discarding materials are shaded in order, after the opaque fragments pending under them)"`
+	ParameterBufferKiB         int     `yaml:"parameter_buffer_kib" opt:"" min:"1" max:"16777216" unit:"KiB" doc:"tile_lists: memory for a frame's polygon lists and transformed vertices (the parameter buffer); when a render pass needs more, the tiles are rendered with what has been binned, their colour and depth stored, and loaded again when rendering resumes (a partial render); absent: unlimited"`
 }
 
 // Raster describes the fixed-function pixel back end the renderer prices.

@@ -346,9 +346,10 @@ func (g *GPU) ValidateTiling() error {
 		for _, f := range []struct {
 			on  bool
 			key string
-		}{{t.Hierarchical, "hierarchical"}, {t.TransactionElimination, "transaction_elimination"}, {t.DropSamplelessPrimitives, "drop_sampleless_primitives"}, {t.PolygonListReservedChunk, "polygon_list_reserved_chunk"}} {
+		}{{t.Hierarchical, "hierarchical"}, {t.TransactionElimination, "transaction_elimination"}, {t.DropSamplelessPrimitives, "drop_sampleless_primitives"}, {t.PolygonListReservedChunk, "polygon_list_reserved_chunk"},
+			{t.HiddenSurfaceRemoval, "hidden_surface_removal"}, {t.ParameterBufferKiB != 0, "parameter_buffer_kib"}} {
 			if f.on {
-				return g.errAt([]string{"tiling." + f.key, "tiling.scheme"}, "%s belongs to tiling.scheme tile_lists; gmem_bins does not model it (set it to false)", f.key)
+				return g.errAt([]string{"tiling." + f.key, "tiling.scheme"}, "%s belongs to tiling.scheme tile_lists; gmem_bins does not model it (%s)", f.key, map[bool]string{true: "remove it (null in a user file)", false: "set it to false"}[f.key == "parameter_buffer_kib"])
 			}
 		}
 		reqs = []req{
@@ -363,15 +364,32 @@ func (g *GPU) ValidateTiling() error {
 			{t.HWBinningMinBins > 0, "hw_binning_min_bins", "the fewest bins that get a binning pass", "scheme"},
 		}
 	}
+	if t.FramebufferCompression != "" && t.FramebufferCompression != "none" {
+		reqs = append(reqs,
+			req{t.CompressionBlockWidth > 0, "compression_block_width", "the width of a compressed block", "framebuffer_compression"},
+			req{t.CompressionBlockHeight > 0, "compression_block_height", "the height of a compressed block", "framebuffer_compression"},
+			req{t.CompressionSubblockWidth > 0, "compression_subblock_width", "the width of the unit the payload is estimated in", "framebuffer_compression"},
+			req{t.CompressionSubblockHeight > 0, "compression_subblock_height", "the height of that unit", "framebuffer_compression"},
+			req{t.CompressionHeaderBytes > 0, "compression_header_bytes", "the header or metadata bytes per block", "framebuffer_compression"},
+			req{t.CompressionPayloadAlign > 0, "compression_payload_align_bytes", "the granule a block's payload is rounded to", "framebuffer_compression"})
+	}
 	for _, r := range reqs {
 		if r.set {
 			continue
 		}
 		cause := "tiling.scheme " + t.Scheme
-		if r.by != "scheme" {
+		switch r.by {
+		case "scheme":
+		case "framebuffer_compression":
+			cause = "tiling.framebuffer_compression " + t.FramebufferCompression
+		default:
 			cause = "tiling." + r.by + ": true"
 		}
 		return g.errAt([]string{"tiling." + r.key, "tiling." + r.by}, "tiling.%s is missing; %s needs %s", r.key, cause, r.what)
+	}
+	if t.CompressionSubblockWidth > 0 && t.CompressionBlockWidth > 0 && (t.CompressionBlockWidth%t.CompressionSubblockWidth != 0 || t.CompressionBlockHeight%t.CompressionSubblockHeight != 0) {
+		return g.errAt([]string{"tiling.compression_subblock_width", "tiling.compression_subblock_height", "tiling.compression_block_width", "tiling.compression_block_height"},
+			"a %dx%d compressed block is not a whole number of %dx%d sub-blocks", t.CompressionBlockWidth, t.CompressionBlockHeight, t.CompressionSubblockWidth, t.CompressionSubblockHeight)
 	}
 	switch t.Scheme {
 	case TileLists:

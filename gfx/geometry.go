@@ -37,6 +37,7 @@ func (r *Renderer) vertexRecordBytes() int { return positionBytes + varyingWordB
 // drawState is one instance of a mesh drawn in a frame.
 type drawState struct {
 	index      int
+	serial     uint64 // unique over the renderer's frames: which uniforms ubo holds
 	mesh       *scene.Mesh
 	mat        *scene.Material
 	addrs      meshAddrs
@@ -97,7 +98,8 @@ func (fr *frameRun) prepareDraws() error {
 		}
 		m := &sc.Meshes[in.Mesh]
 		mat := &sc.Materials[m.Material]
-		d := &drawState{index: i, mesh: m, mat: mat, addrs: r.meshAddr[in.Mesh], image: r.white}
+		r.draws++
+		d := &drawState{index: i, serial: r.draws, mesh: m, mat: mat, addrs: r.meshAddr[in.Mesh], image: r.white}
 		if mat.Texture >= 0 {
 			d.image = r.images[mat.Texture]
 		}
@@ -150,9 +152,9 @@ func (fr *frameRun) prepareDraws() error {
 // bind puts a draw's uniforms and texture where its shaders read them.
 func (fr *frameRun) bind(d *drawState, sr *stageRun) {
 	r := fr.r
-	if r.uboFor != d.index {
+	if r.uboFor != d.serial {
 		copy(r.ubo.Data, d.ubo[:])
-		r.uboFor = d.index
+		r.uboFor = d.serial
 	}
 	sr.d.Images[0] = d.image
 }

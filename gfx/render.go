@@ -128,7 +128,8 @@ type Renderer struct {
 
 	mem    *emu.Memory
 	ubo    *emu.Buffer
-	uboFor int
+	uboFor uint64 // serial of the draw whose uniforms are in ubo (0: none)
+	draws  uint64 // draws made so far, every frame's, for their serials
 	images []*emu.Image
 	white  *emu.Image
 
@@ -189,7 +190,7 @@ func New(g *arch.GPU, sc *scene.Scene, opt Options) (*Renderer, error) {
 	if err := sc.Validate(); err != nil {
 		return nil, &InputError{Msg: "scene: " + err.Error()}
 	}
-	r := &Renderer{g: g, sc: sc, opt: opt, cost: opt.Cost, stageRuns: map[stageKey]*stageRun{}, uboFor: -1}
+	r := &Renderer{g: g, sc: sc, opt: opt, cost: opt.Cost, stageRuns: map[stageKey]*stageRun{}}
 	if r.cost == nil {
 		r.cost = Estimate{GPU: g}
 	}

@@ -188,6 +188,22 @@ func TestStaticSceneWritesNoTilesTheSecondTime(t *testing.T) {
 	}
 }
 
+// TestOneDrawSceneOrbits: a scene of one draw gets each frame's uniforms.
+// The renderer once kept the uniform block of "draw 0" from the frame
+// before, so the orbiting cube drew the same image every frame.
+func TestOneDrawSceneOrbits(t *testing.T) {
+	for _, mode := range []Mode{Tiled, Immediate} {
+		fs := render(t, gpu(t, "mali-g52"), builtin(t, "cube"), Options{Width: 48, Height: 32, OrbitDeg: 30, Mode: mode}, 2)
+		if d := countDiff(fs[0].Image, fs[1].Image); d < 100 {
+			t.Errorf("%s: frames 0 and 1 differ in %d pixels; the camera turned 30 degrees", mode, d)
+		}
+		still := render(t, gpu(t, "mali-g52"), builtin(t, "cube"), Options{Width: 48, Height: 32, OrbitDeg: 30, Mode: mode}, 1)[0]
+		if d := countDiff(fs[0].Image, still.Image); d != 0 {
+			t.Errorf("%s: frame 0 of two differs from a render of one frame in %d pixels", mode, d)
+		}
+	}
+}
+
 // TestUIWritesOnlyChangedTiles: in the static-UI scene, the tiles the
 // second frame writes are exactly those whose pixels changed.
 func TestUIWritesOnlyChangedTiles(t *testing.T) {
