@@ -298,6 +298,7 @@ type Raster struct {
 	BlendPixelsPerCycle  float64 `yaml:"blend_pixels_per_cycle" min:"0.001" max:"1024" unit:"px/cycle" doc:"pixels one core's blender (ROP) writes per cycle"`
 	MaxFramebufferWidth  int     `yaml:"max_framebuffer_width" min:"1" max:"65536" unit:"px" doc:"widest render target"`
 	MaxFramebufferHeight int     `yaml:"max_framebuffer_height" min:"1" max:"65536" unit:"px" doc:"tallest render target"`
+	QuadsPerCycle        float64 `yaml:"quads_per_cycle" min:"0.001" max:"1024" unit:"quads/cycle" doc:"2×2 quads one core's rasteriser produces per cycle for fragment shading (early depth test included)"`
 }
 
 // CommandProcessor describes the front end.

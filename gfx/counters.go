@@ -15,7 +15,8 @@ var frameCounters = counters.Register(&counters.Part{
 		counters.New("frame", "", "frame index (the camera has turned `frame × --camera-orbit` degrees)"),
 		counters.New("cycles", "cycles", "estimated frame time at the shader clock: the passes' cycles, less what Adreno 7xx's concurrent binning hides"),
 		counters.New("time_ms", "ms", "`cycles` at `clock_mhz`"),
-		counters.New("fps", "1/s", "the inverse of `time_ms`"),
+		counters.New("interval_cycles", "cycles", "from the previous frame's end to this one's when frames are submitted back to back: where the command processor runs a frame's geometry beside the previous frame's fragment work (Mali's job slots, Adreno 7xx's BV and BR), less than `cycles`"),
+		counters.New("fps", "1/s", "frames per second at `interval_cycles`"),
 		counters.New("passes", "passes", "passes over the command stream (Adreno: 1 binning + 1 per bin, seed 004) or jobs (Mali: 2); each pass's cycles are in the report's `passes` list"),
 		counters.New("dram_read_bytes", "B", "DRAM bytes read in the frame"),
 		counters.New("dram_write_bytes", "B", "DRAM bytes written in the frame"),
@@ -73,7 +74,7 @@ func (st *FrameStats) Counters() counters.Set {
 	n := func(name string, v uint64) counters.Item { return p.Of(name, float64(v)) }
 	i := func(name string, v int) counters.Item { return p.Of(name, float64(v)) }
 	s := counters.Set{
-		i("frame", st.Frame), p.Of("cycles", st.Cycles), p.Of("time_ms", st.TimeMS), p.Of("fps", st.FPS), i("passes", st.Passes),
+		i("frame", st.Frame), p.Of("cycles", st.Cycles), p.Of("time_ms", st.TimeMS), p.Of("interval_cycles", st.IntervalCycles), p.Of("fps", st.FPS), i("passes", st.Passes),
 		n("dram_read_bytes", st.DRAMReadBytes), n("dram_write_bytes", st.DRAMWriteBytes),
 	}
 	for _, dir := range []struct {

@@ -11,6 +11,11 @@ import (
 func (fr *frameRun) run() error {
 	r := fr.r
 	r.ms.reset()
+	if r.timed {
+		r.rec = &recorder{}
+		r.ms.rec = r.rec
+		defer func() { r.rec, r.ms.rec = nil, nil }()
+	}
 	if err := fr.prepareDraws(); err != nil {
 		return err
 	}
@@ -34,6 +39,23 @@ func (fr *frameRun) run() error {
 		return err
 	}
 	fr.endStage()
+	if r.timed {
+		tasks := r.rec.tasks
+		r.rec, r.ms.rec = nil, nil
+		ft, err := r.timeFrame(fr, tasks)
+		if err != nil {
+			return err
+		}
+		ft.interval = ft.end
+		fw := sortTasks(fr, tasks)
+		if r.prevWork != nil && overlaps(r.g) {
+			if ft.interval, err = r.interval(r.prevWork, fw); err != nil {
+				return err
+			}
+		}
+		r.prevWork = fw
+		fr.timing = ft
+	}
 	fr.finish()
 	return nil
 }
@@ -69,6 +91,7 @@ func (fr *frameRun) renderImmediate() error {
 	r := fr.r
 	g := r.g
 	W, H := r.opt.Width, r.opt.Height
+	r.rec.begin(taskScreen, "screen", -1)
 	start := fr.dramTotal()
 	vs := math.Max(r.cost.Shader(fr.vertexWork, g.Cores), r.cost.Memory(Work{DRAMBytes: float64(start)}))
 	// Clear colour and depth.
@@ -147,14 +170,30 @@ func (fr *frameRun) finish() {
 	st.Overdraw = float64(st.FragmentsShaded) / float64(r.opt.Width*r.opt.Height)
 	st.FragmentWarpWidth = r.fs.width
 	var cycles float64
-	for _, p := range st.PassCycles {
-		cycles += p.Cycles
+	if ft := fr.timing; ft != nil {
+		// The timeline: the command processor's jobs as they ran, the
+		// frame from the first job's start to its last write-back.
+		st.PassCycles = ft.passes
+		cycles = ft.end
+		for cell, c := range ft.cells {
+			if cell >= 0 && cell < len(fr.grid.Cycles) {
+				fr.grid.Cycles[cell] = c
+			}
+		}
+	} else {
+		for _, p := range st.PassCycles {
+			cycles += p.Cycles
+		}
+		cycles -= fr.overlap
 	}
-	cycles -= fr.overlap
 	st.Cycles = cycles
 	st.TimeMS = cycles / (r.g.ClockMHz * 1e3)
-	if cycles > 0 {
-		st.FPS = r.g.ClockMHz * 1e6 / cycles
+	st.IntervalCycles = cycles
+	if ft := fr.timing; ft != nil {
+		st.IntervalCycles = ft.interval
+	}
+	if st.IntervalCycles > 0 {
+		st.FPS = r.g.ClockMHz * 1e6 / st.IntervalCycles
 	}
 }
 

@@ -68,8 +68,9 @@ type frameRun struct {
 	work  []Work // per grid tile
 
 	vertexWork Work
-	visBase    uint64  // Adreno visibility streams
-	overlap    float64 // cycles hidden by concurrent binning
+	timing     *frameTiming // the frame's run on the timing engine
+	visBase    uint64       // Adreno visibility streams
+	overlap    float64      // cycles hidden by concurrent binning
 	clipScratch
 }
 
@@ -227,6 +228,7 @@ func (fr *frameRun) shadeVertices() error {
 	}
 	fr.clip = make([][4]float32, 0, total+total/8)
 	fr.vary = make([]uint32, 0, (total+total/8)*r.nvary)
+	r.rec.begin(taskVertex, "vertex", -1)
 	for di, d := range fr.draws {
 		if err := fr.checkpoint("geometry", di, len(fr.draws)); err != nil {
 			return err
@@ -244,9 +246,14 @@ func (fr *frameRun) shadeVertices() error {
 		for first := 0; first < n; first += W {
 			cnt := min(W, n-first)
 			vb.first = first
+			// The attribute fetch feeds the warp.
+			for _, in := range sh.inputs {
+				sz := attrComps[in.location] * 4
+				r.ms.Read(d.addrs.attr[in.location]+uint64(first*sz), cnt*sz, StreamGeometry)
+			}
 			wg := sr.d.NewPartialWorkGroup(0, cnt)
 			w := wg.Warps[0]
-			cycles, err := r.runWarp(sh, w, nil)
+			cycles, _, err := r.runWarp(sh, w, nil)
 			if err != nil {
 				return err
 			}
@@ -267,12 +274,8 @@ func (fr *frameRun) shadeVertices() error {
 			fr.st.VertexWarpInsts += w.WarpInsts
 			fr.vertexWork.add(Work{Warps: 1, WarpInsts: float64(w.WarpInsts), ThreadInsts: float64(w.ThreadInsts), EngineCycles: cycles, WarpWidth: W})
 			sr.d.Release(wg)
-			// Attribute fetch, and the post-transform record written
-			// for the tiler and the fragment stage.
-			for _, in := range sh.inputs {
-				sz := attrComps[in.location] * 4
-				r.ms.Read(d.addrs.attr[in.location]+uint64(first*sz), cnt*sz, StreamGeometry)
-			}
+			// The post-transform record written for the tiler and the
+			// fragment stage.
 			if storePostTransform {
 				r.ms.Write(r.ptBase+uint64((int(d.vbase)+first)*recBytes), cnt*recBytes, StreamGeometry)
 			}

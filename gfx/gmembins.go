@@ -29,6 +29,7 @@ func (fr *frameRun) renderBins() error {
 		// each pipe's stream gets an entry for a primitive visible in any
 		// of its bins.
 		visBase := r.va.alloc(len(fr.prims)*visEntryBytes*bl.Pipes + 1)
+		binTask := r.rec.begin(taskTiler, "binning", -1)
 		var refs uint64
 		pipeStamp := make([]int, bl.Pipes)
 		for i := range pipeStamp {
@@ -57,6 +58,9 @@ func (fr *frameRun) renderBins() error {
 			}
 		}
 		fr.st.PrimitiveRefs = refs
+		if binTask != nil {
+			binTask.prims, binTask.refs = uint64(len(fr.prims)), refs
+		}
 		// The binning pass shades positions for every vertex again.
 		vs := r.cost.Shader(fr.vertexWork, cores)
 		binning = math.Max(math.Max(vs, r.cost.Tiler(uint64(len(fr.prims)), refs)), r.cost.Memory(Work{DRAMBytes: float64(fr.dramTotal() - binStart)}))
@@ -98,6 +102,7 @@ func (fr *frameRun) renderBins() error {
 		if err := fr.checkpoint("bins", i, len(order)); err != nil {
 			return err
 		}
+		binTask := r.rec.begin(taskBin, fmt.Sprintf("bin %d", b), b)
 		bx, by := b%bl.BinsX, b/bl.BinsX
 		x0, y0 := bx*bl.BinWidth, by*bl.BinHeight
 		tgt.reset(x0, y0, min(bl.BinWidth, W-x0), min(bl.BinHeight, H-y0))
@@ -118,6 +123,12 @@ func (fr *frameRun) renderBins() error {
 			}
 		}
 		fr.st.VerticesShaded += verts
+		if binTask != nil {
+			vw := max(r.vs.width, 1)
+			binTask.revisit = (int(verts) + vw - 1) / vw
+			binTask.draws = len(fr.draws)
+			binTask.gmemBytes = tgt.w * tgt.h * colorBytes
+		}
 		for _, pi := range visible[b] {
 			if err := fu.raster(pi); err != nil {
 				return err

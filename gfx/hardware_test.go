@@ -69,6 +69,9 @@ var literalAllowed = map[string]map[string]string{
 	"counters.go": {
 		"100": "a fraction as a percentage",
 	},
+	"timeline.go": {
+		"1024": "KiB to bytes",
+	},
 	"bins.go": {
 		"2":    "the MSAA modes the bin layout accepts (1, 2, 4 samples)",
 		"4":    "the MSAA modes the bin layout accepts (1, 2, 4 samples)",

@@ -29,6 +29,9 @@ type memSystem struct {
 	h    *mem.Hierarchy
 	req  mem.Request
 	addr [1]uint64
+	// rec, when set, records the traffic for the timing engine instead
+	// (texture fetches are in the recorded warps' traces).
+	rec *recorder
 }
 
 func newMemSystem(g *arch.GPU) *memSystem { return &memSystem{h: mem.New(g)} }
@@ -41,9 +44,16 @@ func (m *memSystem) access(kind mem.Kind, core int, addr uint64, n int, s Stream
 	if n <= 0 {
 		return
 	}
+	if m.rec != nil {
+		m.rec.op(kind, core, addr, n, s)
+		return
+	}
 	r := &m.req
 	m.addr[0] = addr
-	*r = mem.Request{Core: max(core, 0), Space: ir.SpaceGlobal, Kind: kind, Addrs: m.addr[:], Bytes: n, Lanes: 1, Stream: s, NoL1: core < 0}
+	if core < 0 {
+		core = mem.FixedFunction
+	}
+	*r = mem.Request{Core: core, Space: ir.SpaceGlobal, Kind: kind, Addrs: m.addr[:], Bytes: n, Lanes: 1, Stream: s, NoL1: core < 0}
 	m.h.Access(0, r)
 }
 
@@ -56,13 +66,21 @@ func (m *memSystem) Write(addr uint64, n int, s Stream) { m.access(mem.Store, -1
 // texture fetches the texels a warp's texture instruction touched through
 // the core's texture unit.
 func (m *memSystem) texture(core int, addrs []uint64, texelBytes, samples int) {
+	if m.rec != nil {
+		return
+	}
 	r := &m.req
 	*r = mem.Request{Core: core, Space: ir.SpaceGlobal, Kind: mem.Texture, Addrs: addrs, Bytes: texelBytes, Lanes: samples, Stream: StreamTexture}
 	m.h.Access(0, r)
 }
 
-// Flush writes every dirty line back to DRAM (the end of a frame).
-func (m *memSystem) Flush() { m.h.Flush(0) }
+// Flush writes every dirty line back to DRAM (the end of a frame); the
+// timing engine's run does it when the frame is recorded.
+func (m *memSystem) Flush() {
+	if m.rec == nil {
+		m.h.Flush(0)
+	}
+}
 
 // dram returns the DRAM bytes read and written so far, by stream.
 func (m *memSystem) dram() (read, write StreamBytes) {

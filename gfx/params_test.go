@@ -48,14 +48,14 @@ func TestDescriptionNumbersMoveTheFrame(t *testing.T) {
 	one := func(g *arch.GPU, opt Options) FrameStats { return render(t, g, spheres, opt, 1)[0].Stats }
 
 	t.Run("tiler rate", func(t *testing.T) {
-		// A slow tiler bounds the vertex-and-tiling pass: half the rate,
-		// twice the pass.
+		// A slow tiler bounds the vertex-and-tiling job: half the rate,
+		// twice the tiler's part of it (the vertex work is the same).
 		slow := one(userGPU(t, "slow", "base: mali-g52\ntiling: {tiler_primitives_per_cycle: 0.01, tiler_entries_per_cycle: 0.01}\n"), small)
 		slower := one(userGPU(t, "slower", "base: mali-g52\ntiling: {tiler_primitives_per_cycle: 0.005, tiler_entries_per_cycle: 0.005}\n"), small)
 		ref := one(gpu(t, "mali-g52"), small)
-		a, b := passCycles(t, slow, "vertex and tiling"), passCycles(t, slower, "vertex and tiling")
-		if !(a > 10*passCycles(t, ref, "vertex and tiling")) || !near(b, 2*a) {
-			t.Errorf("vertex and tiling: %v cycles at 1 per cycle, %v at 0.01, %v at 0.005", passCycles(t, ref, "vertex and tiling"), a, b)
+		r0, a, b := passCycles(t, ref, "vertex and tiling"), passCycles(t, slow, "vertex and tiling"), passCycles(t, slower, "vertex and tiling")
+		if !(a > 10*r0) || math.Abs((b-r0)/(a-r0)-2) > 0.05 {
+			t.Errorf("vertex and tiling: %v cycles at 1 per cycle, %v at 0.01, %v at 0.005", r0, a, b)
 		}
 		if !(slower.Cycles > slow.Cycles && slow.Cycles > ref.Cycles) {
 			t.Errorf("frame cycles %v, %v, %v", ref.Cycles, slow.Cycles, slower.Cycles)
@@ -105,6 +105,9 @@ func TestDescriptionNumbersMoveTheFrame(t *testing.T) {
 	})
 
 	t.Run("blend rate", func(t *testing.T) {
+		// A slow blender keeps finished fragment warps waiting: the
+		// fragment job takes at least the fragments over the cores'
+		// blenders.
 		g := userGPU(t, "slowblend", "base: mali-g52\nraster: {blend_pixels_per_cycle: 0.01}\n")
 		st := one(g, small)
 		ref := one(gpu(t, "mali-g52"), small)
@@ -117,16 +120,15 @@ func TestDescriptionNumbersMoveTheFrame(t *testing.T) {
 	const bins16k = "base: adreno-640\ntiling:\n  gmem_kib: 16\n"
 	t.Run("GMEM bandwidth", func(t *testing.T) {
 		// At half a byte a cycle the resolve bounds every bin: its pass
-		// is the bin's colour bytes over the bandwidth plus the command
-		// processor's walk over the draws.
+		// takes at least the bin's colour bytes over the bandwidth.
 		st := one(userGPU(t, "slowgmem", bins16k+"  gmem_bytes_per_cycle: 0.5\n"), small)
 		ref := one(userGPU(t, "gmem16k", bins16k), small)
 		if st.Bins < 2 || st.TileWidth > small.Width || st.TileHeight > small.Height {
 			t.Fatalf("%d bins of %dx%d", st.Bins, st.TileWidth, st.TileHeight)
 		}
-		want := float64(st.TileWidth*st.TileHeight*colorBytes)/0.5 + float64(st.Draws)*50
-		if got := passCycles(t, st, "bin 0"); !near(got, want) || !(st.Cycles > ref.Cycles) {
-			t.Errorf("bin 0: %v cycles, want %v; frame %v cycles, %v at 32 B/cycle", got, want, st.Cycles, ref.Cycles)
+		floor := float64(st.TileWidth*st.TileHeight*colorBytes) / 0.5
+		if got := passCycles(t, st, "bin 0"); got < floor || !(st.Cycles > ref.Cycles+float64(st.Bins-1)*floor*0.9) {
+			t.Errorf("bin 0: %v cycles, at least %v; frame %v cycles, %v at 32 B/cycle", got, floor, st.Cycles, ref.Cycles)
 		}
 	})
 

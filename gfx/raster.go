@@ -334,7 +334,7 @@ func (fu *fragUnit) flush() error {
 	}
 	fu.warps++
 	var samples uint64
-	cycles, err := r.runWarp(sh, w, func() { samples += fu.textureStep() })
+	cycles, sw, err := r.runWarp(sh, w, func() { samples += fu.textureStep() })
 	w.Trace = nil
 	if err != nil {
 		sr.d.Release(wg)
@@ -400,6 +400,12 @@ func (fu *fragUnit) flush() error {
 		}
 	}
 	fr.st.FragmentsWritten += written
+	if sw != nil {
+		sw.quads, sw.frags = len(fu.batch), int(written)
+		if fu.roundRobin {
+			sw.core = fu.core
+		}
+	}
 	fr.st.FragmentWarps++
 	fr.st.FragmentWarpInsts += w.WarpInsts
 	fr.st.FragmentThreadInsts += w.ThreadInsts

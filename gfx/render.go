@@ -85,7 +85,8 @@ type Options struct {
 	// OrbitDeg turns a perspective camera about its target by this many
 	// degrees per frame.
 	OrbitDeg float64
-	// Cost prices the work; nil is Estimate.
+	// Cost, when set, prices a frame from its counts (Estimate: throughput
+	// bounds) instead of running it on the timing engine.
 	Cost CostModel
 	// MaxWarpInsts bounds one shader warp (0: 1<<22).
 	MaxWarpInsts uint64
@@ -135,6 +136,13 @@ type Renderer struct {
 
 	ms *memSystem
 	va virtual
+	// timed: frames run on the timing engine (no CostModel given); rec,
+	// while such a frame renders, records its work for it.
+	timed bool
+	rec   *recorder
+	// prevWork is the last frame's recorded work, timed again beside the
+	// next frame for the frame interval.
+	prevWork *frameWork
 
 	meshAddr []meshAddrs
 	ptBase   uint64 // post-transform vertex buffer
@@ -192,6 +200,9 @@ func New(g *arch.GPU, sc *scene.Scene, opt Options) (*Renderer, error) {
 	}
 	r := &Renderer{g: g, sc: sc, opt: opt, cost: opt.Cost, stageRuns: map[stageKey]*stageRun{}}
 	if r.cost == nil {
+		// Frames run on the timing engine; the throughput model still
+		// prices the pieces the renderer's own bookkeeping asks about.
+		r.timed = true
 		r.cost = Estimate{GPU: g}
 	}
 	if r.opt.MaxWarpInsts == 0 {
@@ -389,27 +400,40 @@ func samplerBits(s scene.Sampler) uint64 {
 
 // runWarp steps a warp to the end; each step's trace (if the warp has one)
 // goes to onStep. It returns the engine cycles the warp's blocks cost
-// (shader.blockCycles).
-func (r *Renderer) runWarp(sh *shader, w *emu.Warp, onStep func()) (float64, error) {
+// (shader.blockCycles) and, while a frame is recorded for the timing
+// engine, the recorded warp (nil otherwise).
+func (r *Renderer) runWarp(sh *shader, w *emu.Warp, onStep func()) (float64, *shadeWarp, error) {
 	cycles := 0.0
+	var sw *shadeWarp
+	var own emu.Trace
+	if r.rec != nil {
+		sw = r.rec.warp(sh, -1)
+		if w.Trace == nil {
+			w.Trace = &own
+			defer func() { w.Trace = nil }()
+		}
+	}
 	for {
 		st := w.Step()
 		if b := w.LastBlock(); b >= 0 && int(b) < len(sh.blockCycles) {
 			cycles += sh.blockCycles[b]
+		}
+		if sw != nil {
+			sw.step(w.Trace)
 		}
 		if onStep != nil {
 			onStep()
 		}
 		switch st {
 		case emu.Done:
-			return cycles, nil
+			return cycles, sw, nil
 		case emu.Faulted:
-			return cycles, fmt.Errorf("%s: %w", sh.name, w.Err())
+			return cycles, sw, fmt.Errorf("%s: %w", sh.name, w.Err())
 		case emu.AtBarrier:
-			return cycles, inputErrorf("%s reached a barrier, which graphics shaders cannot use", sh.name)
+			return cycles, sw, inputErrorf("%s reached a barrier, which graphics shaders cannot use", sh.name)
 		}
 		if w.WarpInsts > r.opt.MaxWarpInsts {
-			return cycles, fmt.Errorf("%s did not finish within %d warp instructions for one warp: %w", sh.name, r.opt.MaxWarpInsts, emu.ErrBudget)
+			return cycles, sw, fmt.Errorf("%s did not finish within %d warp instructions for one warp: %w", sh.name, r.opt.MaxWarpInsts, emu.ErrBudget)
 		}
 	}
 }

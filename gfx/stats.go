@@ -32,7 +32,12 @@ type FrameStats struct {
 	Mode   string  `json:"mode"`
 	Cycles float64 `json:"cycles"`
 	TimeMS float64 `json:"time_ms"`
-	FPS    float64 `json:"fps"`
+	// IntervalCycles is from the previous frame's end to this one's
+	// when frames stream back to back (the command processor may start a
+	// frame's geometry before the previous frame's fragments are done);
+	// FPS is its inverse.
+	IntervalCycles float64 `json:"interval_cycles"`
+	FPS            float64 `json:"fps"`
 
 	DRAMReadBytes  uint64      `json:"dram_read_bytes"`
 	DRAMWriteBytes uint64      `json:"dram_write_bytes"`

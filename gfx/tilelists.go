@@ -2,6 +2,7 @@ package gfx
 
 import (
 	"encoding/binary"
+	"fmt"
 	"hash/crc32"
 	"math"
 
@@ -59,6 +60,7 @@ func (fr *frameRun) renderTiled() error {
 	geomBytes := fr.dramTotal()
 
 	// Tiling: every primitive into the bins of one level.
+	tilerTask := r.rec.begin(taskTiler, "tiler", -1)
 	var refs uint64
 	for pi := range fr.prims {
 		p := &fr.prims[pi]
@@ -106,6 +108,9 @@ func (fr *frameRun) renderTiled() error {
 		}
 	}
 	r.va.next = max(r.va.next, heapNext+64<<10)
+	if tilerTask != nil {
+		tilerTask.prims, tilerTask.refs = uint64(len(fr.prims)), refs
+	}
 	tilerBytes := fr.dramTotal() - geomBytes
 	vsCycles := r.cost.Shader(fr.vertexWork, g.Cores)
 	geomPass := math.Max(math.Max(vsCycles, r.cost.Tiler(uint64(len(fr.prims)), refs)), r.cost.Memory(Work{DRAMBytes: float64(tilerBytes + geomBytes)}))
@@ -126,6 +131,7 @@ func (fr *frameRun) renderTiled() error {
 		if err := fr.checkpoint("tiles", t, tx*ty); err != nil {
 			return err
 		}
+		r.rec.begin(taskTile, fmt.Sprintf("tile %d", t), t)
 		cx, cy := t%tx, t/tx
 		core := 0
 		for c := range coreBusy {

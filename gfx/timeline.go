@@ -1,8 +1,10 @@
 package gfx
 
 import (
+	"context"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/pocketgpu/pocketgpu/arch"
 	"github.com/pocketgpu/pocketgpu/emu"
@@ -79,8 +81,13 @@ type recorder struct {
 	cur   *task
 }
 
-// begin starts a task; work recorded from now on belongs to it.
+// begin starts a task; work recorded from now on belongs to it. Without
+// a recorder (a frame priced by a CostModel) it does nothing and returns
+// nil.
 func (rc *recorder) begin(kind taskKind, name string, cell int) *task {
+	if rc == nil {
+		return nil
+	}
 	t := &task{kind: kind, name: name, cell: cell}
 	rc.tasks = append(rc.tasks, t)
 	rc.cur = t
@@ -117,10 +124,14 @@ func (sw *shadeWarp) step(tr *emu.Trace) {
 
 // frameTiming is a frame's time on the engine.
 type frameTiming struct {
+	jobs []*cp.Job
 	// passes are the command processor's jobs: name and cycles.
 	passes []Pass
 	start  float64
 	end    float64
+	// interval is from the previous frame's end to this one's when the
+	// two run back to back (timeline.interval), else end.
+	interval float64
 	// cells are the cycles each heatmap cell's task took.
 	cells map[int]float64
 	// counters of the fixed-function units.
@@ -209,7 +220,9 @@ func newTimeline(r *Renderer) (*timeline, error) {
 		if err != nil {
 			return nil, inputErrorf("%s cannot run on %s: %v", sh.name, g.ID, err)
 		}
-		occ, err := g.Occupancy(arch.OccupancyQuery{Regs: low.Regs, WarpSizes: []int{sh.width}})
+		og := *g
+		og.WarpSizes = []int{low.WarpWidth} // residency at the width the shader runs
+		occ, err := og.Occupancy(arch.OccupancyQuery{Regs: low.Regs})
 		if err != nil {
 			return nil, inputErrorf("%s: %v", sh.name, err)
 		}
@@ -230,7 +243,11 @@ func (tl *timeline) issue(op memOp, t float64) float64 {
 		return t
 	}
 	tl.addr[0] = op.addr
-	tl.req = mem.Request{Core: max(op.core, 0), Space: ir.SpaceGlobal, Kind: op.kind, Addrs: tl.addr[:], Bytes: op.n, Lanes: 1, Stream: op.stream, NoL1: op.core < 0}
+	c := op.core
+	if c < 0 {
+		c = mem.FixedFunction
+	}
+	tl.req = mem.Request{Core: c, Space: ir.SpaceGlobal, Kind: op.kind, Addrs: tl.addr[:], Bytes: op.n, Lanes: 1, Stream: op.stream, NoL1: op.core < 0}
 	return tl.m.Access(t, &tl.req).Done
 }
 
@@ -247,10 +264,25 @@ func (tl *timeline) opsAt(tk *task, after int, t float64) float64 {
 }
 
 // run runs a task's warps and traffic from t on; core is the core of a
-// pinned task (tiles), -1 otherwise. It calls done when the task's last
-// warp has retired and its last traffic is done.
-func (tl *timeline) run(tk *task, core int, t float64, revisit []shadeWarp, done func(t float64)) {
-	start := tl.opsAt(tk, 0, t)
+// pinned task (tiles), -1 otherwise; revisit are warps to replay first. It
+// calls warpsDone (if set) when the task's last warp has retired, and done
+// when its last traffic is done too. Follow-up work is scheduled as
+// engine events at those times, so the memory model sees it in time
+// order.
+func (tl *timeline) run(tk *task, core int, t float64, revisit []shadeWarp, warpsDone, done func(t float64)) {
+	if tk.kind == taskTiler {
+		// The tiler takes its primitives and writes its lists at its
+		// rates; the lists' bytes go through L2 as it writes them.
+		d := math.Max(float64(tk.prims)/tl.g.Tiling.TilerPrimitivesPerCycle, float64(tk.refs)/tl.g.Tiling.TilerEntriesPerCycle)
+		end := tl.tiler.take(t, d)
+		end = max(end, tl.opsAt(tk, 0, t))
+		tl.e.At(end, done)
+		return
+	}
+	start := t
+	if tk.kind != taskVertex {
+		start = tl.opsAt(tk, 0, t)
+	}
 	warps := append(revisit, tk.warps...)
 	left := len(warps)
 	end := start
@@ -260,24 +292,23 @@ func (tl *timeline) run(tk *task, core int, t float64, revisit []shadeWarp, done
 		if left > 0 {
 			return
 		}
-		end = max(end, tl.opsAt(tk, len(tk.warps), end))
-		if tk.gmemBytes > 0 {
-			end = tl.gmem.take(end, float64(tk.gmemBytes)/tl.g.Tiling.GMEMBytesPerCycle)
-		}
-		done(end)
-	}
-	if tk.kind == taskTiler {
-		d := math.Max(float64(tk.prims)/tl.g.Tiling.TilerPrimitivesPerCycle, float64(tk.refs)/tl.g.Tiling.TilerEntriesPerCycle)
-		tl.tiler.busy += d
-		done(max(tl.opsAt(tk, 0, t+d), t+d))
-		return
+		tl.e.At(end, func(end float64) {
+			if warpsDone != nil {
+				warpsDone(end)
+			}
+			end = max(end, tl.opsAt(tk, len(tk.warps), end))
+			if tk.gmemBytes > 0 {
+				end = tl.gmem.take(end, float64(tk.gmemBytes)/tl.g.Tiling.GMEMBytesPerCycle)
+			}
+			tl.e.At(end, done)
+		})
 	}
 	if left == 0 {
 		left = 1
 		finish(start)
 		return
 	}
-	woken := map[*shader]bool{}
+	var woken []*shader
 	ready := start
 	for i := range warps {
 		sw := &warps[i]
@@ -291,10 +322,15 @@ func (tl *timeline) run(tk *task, core int, t float64, revisit []shadeWarp, done
 		if sw.quads > 0 && c >= 0 {
 			ready = tl.raster[c].take(start, float64(sw.quads)/tl.g.Raster.QuadsPerCycle)
 		}
-		if i >= len(revisit) {
-			// Traffic recorded between warps goes with the next warp.
-			if k := i - len(revisit); k > 0 {
-				ready = max(ready, tl.opsAt(tk, k, ready))
+		if k := i - len(revisit); k > 0 || (k == 0 && tk.kind == taskVertex) {
+			if tk.kind == taskVertex {
+				// A vertex warp's attribute fetch happens when it gets
+				// a core, and the warp waits for it.
+				rw.Launch = func(t float64) float64 { return tl.opsAt(tk, k, t) }
+			} else {
+				// Other traffic recorded before a warp (the vertices its
+				// primitives read) goes when its quads are rasterised.
+				tl.e.At(ready, func(t float64) { tl.opsAt(tk, k, t) })
 			}
 		}
 		frags, bc := sw.frags, c
@@ -311,12 +347,240 @@ func (tl *timeline) run(tk *task, core int, t float64, revisit []shadeWarp, done
 		} else {
 			src.any = append(src.any, p)
 		}
-		woken[sw.sh] = true
+		if !slices.Contains(woken, sw.sh) {
+			woken = append(woken, sw.sh)
+		}
 	}
-	for sh := range woken {
+	for _, sh := range woken {
 		tl.e.Wake(tl.kernels[sh], -1, start)
 	}
 }
 
-// wake is Engine.Wake for every core (used after queueing warps).
-func (tl *timeline) String() string { return fmt.Sprintf("timeline on %s", tl.g.ID) }
+// frameWork is a recorded frame's tasks sorted by kind.
+type frameWork struct {
+	fr     *frameRun
+	vertex *task
+	tiler  *task
+	tiles  []*task // tiles or bins, in recorded order
+	screen *task
+}
+
+func sortTasks(fr *frameRun, tasks []*task) *frameWork {
+	fw := &frameWork{fr: fr}
+	for _, tk := range tasks {
+		switch tk.kind {
+		case taskVertex:
+			fw.vertex = tk
+		case taskTiler:
+			fw.tiler = tk
+		case taskTile, taskBin:
+			fw.tiles = append(fw.tiles, tk)
+		case taskScreen:
+			fw.screen = tk
+		}
+	}
+	return fw
+}
+
+// submit hands a frame's jobs to the command processor at host time t:
+// its geometry (vertex shading, then the tiler or binning) and its
+// fragment work (tiles over the cores, each bin in turn, or the screen),
+// filling ft as they run.
+func (tl *timeline) submit(fw *frameWork, t float64, ft *frameTiming) {
+	fr := fw.fr
+	draws := len(fr.draws)
+	bins := len(fw.tiles) > 0 && fw.tiles[0].kind == taskBin
+	var geo *cp.Job
+	if fw.vertex != nil && !(bins && fw.tiler == nil) {
+		geo = &cp.Job{Name: "geometry", Role: cp.Geometry, Draws: draws, Run: func(t float64, done func(float64)) {
+			tl.run(fw.vertex, -1, t, nil, nil, func(t float64) {
+				if fw.tiler == nil {
+					done(t)
+					return
+				}
+				tl.run(fw.tiler, -1, t, nil, nil, done)
+			})
+		}}
+		if fw.tiler != nil {
+			geo.Name = fw.tiler.name
+			if bins {
+				geo.Name = "binning"
+			} else {
+				geo.Name = "vertex and tiling"
+			}
+		} else {
+			geo.Name = "vertex"
+		}
+		tl.cp.Submit(geo, t)
+		ft.jobs = append(ft.jobs, geo)
+	}
+	deps := []*cp.Job(nil)
+	if geo != nil {
+		deps = []*cp.Job{geo}
+	}
+	switch {
+	case bins:
+		// Each bin is a pass over the command stream: its vertices
+		// shaded again, its fragments, its resolve.
+		for _, tk := range fw.tiles {
+			tk := tk
+			revisit := tl.revisit(fw.vertex, tk.revisit)
+			j := &cp.Job{Name: tk.name, Role: cp.Fragment, Draws: tk.draws, Deps: deps, Run: func(t float64, done func(float64)) {
+				tl.run(tk, -1, t, revisit, nil, func(end float64) {
+					ft.cells[tk.cell] = end - t
+					done(end)
+				})
+			}}
+			tl.cp.Submit(j, t)
+			ft.jobs = append(ft.jobs, j)
+		}
+	case fw.screen != nil:
+		j := &cp.Job{Name: "fragment", Role: cp.Fragment, Deps: deps, Run: func(t float64, done func(float64)) {
+			tl.run(fw.screen, -1, t, nil, nil, done)
+		}}
+		tl.cp.Submit(j, t)
+		ft.jobs = append(ft.jobs, j)
+	case len(fw.tiles) > 0:
+		// Tiles go to the cores as they have room: a core holds as many
+		// tiles as its tile buffer has space for (tiling.tile_buffer_kib
+		// over a tile's colour and depth), and takes the next when one's
+		// warps are done (its write-back overlaps).
+		inFlight := tl.tilesPerCore(fr)
+		j := &cp.Job{Name: "fragment", Role: cp.Fragment, Deps: deps, Run: func(t float64, done func(float64)) {
+			next, left := 0, len(fw.tiles)
+			var start func(core int, t float64)
+			start = func(core int, t float64) {
+				if next >= len(fw.tiles) {
+					return
+				}
+				tk := fw.tiles[next]
+				next++
+				tl.run(tk, core, t, nil, func(at float64) { start(core, at) }, func(end float64) {
+					ft.cells[tk.cell] = end - t
+					if left--; left == 0 {
+						done(end)
+					}
+				})
+			}
+			for k := 0; k < inFlight; k++ {
+				for c := 0; c < tl.g.Cores; c++ {
+					start(c, t)
+				}
+			}
+		}}
+		tl.cp.Submit(j, t)
+		ft.jobs = append(ft.jobs, j)
+	}
+}
+
+// tilesPerCore is how many tiles one core's tile buffer holds at once:
+// tiling.tile_buffer_kib over a tile's colour and depth (one without a
+// tile buffer size holds one).
+func (tl *timeline) tilesPerCore(fr *frameRun) int {
+	r := fr.r
+	kib := tl.g.Tiling.TileBufferKiB
+	tile := r.tileW * r.tileH * (colorBytes + depthBytes)
+	if kib <= 0 || tile <= 0 {
+		return 1
+	}
+	return max(kib*1024/tile, 1)
+}
+
+// revisit is n of the frame's vertex warps to replay again, in order and
+// round again if need be: a bin's re-shading of the vertices its
+// primitives use, priced as warps of the vertex shader.
+func (tl *timeline) revisit(vertex *task, n int) []shadeWarp {
+	if vertex == nil || len(vertex.warps) == 0 || n <= 0 {
+		return nil
+	}
+	out := make([]shadeWarp, n)
+	for i := range out {
+		out[i] = vertex.warps[i%len(vertex.warps)]
+		out[i].core = -1
+	}
+	return out
+}
+
+// timeFrame runs a recorded frame alone on a fresh engine over the
+// renderer's memory hierarchy (caches cold, counters zero) and returns
+// its timing.
+func (r *Renderer) timeFrame(fr *frameRun, tasks []*task) (*frameTiming, error) {
+	r.ms.h.Reset()
+	tl, err := newTimeline(r)
+	if err != nil {
+		return nil, err
+	}
+	ft := &frameTiming{cells: map[int]float64{}}
+	tl.submit(sortTasks(fr, tasks), 0, ft)
+	if r.opt.Context != nil {
+		ctx := r.opt.Context
+		tl.e.SetCheckpoint(func(float64) error {
+			select {
+			case <-ctx.Done():
+				return fmt.Errorf("frame %d %w: %w", fr.index, emu.ErrStopped, context.Cause(ctx))
+			default:
+				return nil
+			}
+		})
+	}
+	res, err := tl.e.Run()
+	if err != nil {
+		return nil, err
+	}
+	ft.engine, ft.cp = res, tl.cp
+	for _, j := range ft.jobs {
+		if !j.Ended() {
+			return nil, fmt.Errorf("internal: %s's %s job did not end", r.g.ID, j.Name)
+		}
+		ft.passes = append(ft.passes, Pass{Name: j.Name, Cycles: j.End - j.Start})
+		ft.end = max(ft.end, j.End)
+	}
+	ft.end = max(ft.end, res.Cycles)
+	for c := range tl.raster {
+		ft.rasterBusy += tl.raster[c].busy
+		ft.blendBusy += tl.blend[c].busy
+	}
+	ft.tilerBusy = tl.tiler.busy
+	for _, k := range tl.kernels {
+		ft.blendHeld += k.HeldCycles()
+	}
+	return ft, nil
+}
+
+// overlaps reports whether the command processor can run a frame's
+// geometry beside the previous frame's fragment work (separate queues).
+func overlaps(g *arch.GPU) bool {
+	cpp := &g.CommandProcessor
+	return cpp.GeometryQueue != cpp.FragmentQueue
+}
+
+// interval times the previous recorded frame and this one together, as
+// the host submits them back to back: on a command processor with
+// separate geometry and fragment queues, this frame's geometry runs beside
+// the previous frame's fragment work (Mali's job slots, Adreno 7xx's BV
+// and BR). The interval is from the previous frame's end to this one's:
+// the frame rate a steady stream of such frames reaches. It runs on a
+// fresh memory hierarchy and leaves the renderer's alone.
+func (r *Renderer) interval(prev, cur *frameWork) (float64, error) {
+	saved := r.ms.h
+	r.ms.h = mem.New(r.g)
+	defer func() { r.ms.h = saved }()
+	tl, err := newTimeline(r)
+	if err != nil {
+		return 0, err
+	}
+	a, b := &frameTiming{cells: map[int]float64{}}, &frameTiming{cells: map[int]float64{}}
+	tl.submit(prev, 0, a)
+	tl.submit(cur, 0, b)
+	if _, err := tl.e.Run(); err != nil {
+		return 0, err
+	}
+	end := func(ft *frameTiming) float64 {
+		e := 0.0
+		for _, j := range ft.jobs {
+			e = max(e, j.End)
+		}
+		return e
+	}
+	return end(b) - end(a), nil
+}

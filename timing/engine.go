@@ -218,6 +218,7 @@ func (e *Engine) Run() (*Result, error) {
 				if e.events.Len() == 0 {
 					break
 				}
+				e.current = nil
 				e.runEvent()
 				continue
 			}
@@ -226,7 +227,9 @@ func (e *Engine) Run() (*Result, error) {
 		}
 		// Events due before the engine's turn happen first.
 		if e.events.Len() > 0 && e.events[0].t < en.time {
-			e.wake(en, en.time)
+			e.current = nil
+			e.queue.push(en)
+			en.inHeap = true
 			en = nil
 			e.runEvent()
 			continue
@@ -247,6 +250,7 @@ func (e *Engine) Run() (*Result, error) {
 		}
 		switch {
 		case !en.rearmed:
+			e.current = nil
 			en = nil
 		case e.queue.Len() > 0 && !(heapEntry{en.time, en.index, en}).before(e.queue[0]):
 			next := e.queue.replaceTop(en)
@@ -550,6 +554,7 @@ func (e *Engine) memOp(w *warpState, pc int32, t float64) {
 		r.Addrs = tr.Addrs[a.Start : a.Start+a.N]
 		r.Bytes, r.Lanes = a.Bytes, a.N
 		r.Burst = a.Bulk && w.k.burstCopy
+		r.Stream = mem.StreamData
 		switch a.Kind {
 		case emu.AccessLoad:
 			r.Kind = mem.Load
@@ -559,6 +564,7 @@ func (e *Engine) memOp(w *warpState, pc int32, t float64) {
 			r.Kind = mem.Atomic
 		case emu.AccessTexture:
 			r.Kind = mem.Texture
+			r.Stream = mem.StreamTexture
 			r.Lanes = tr.Active.Count()
 			cause = StallTexture
 		}

@@ -76,6 +76,10 @@ type ReplayWarp struct {
 	// Start is when the warp may issue its first group (≥ the time Next
 	// returned it).
 	Start float64
+	// Launch, when set, is called when the warp is given a core at t; it
+	// returns when the warp's inputs are there (a vertex fetch), which
+	// its first group waits for.
+	Launch func(t float64) float64
 	// Retire, when set, is asked when the warp has issued its last group
 	// and its stores are complete (end): the warp stays resident until
 	// the time it returns (≥ end) — its outputs wait for a fixed-function
@@ -181,10 +185,8 @@ func (e *Engine) Wake(k *Kernel, c int, t float64) {
 		if c >= 0 && co.id != c {
 			continue
 		}
-		if k.pending[co.id] {
-			k.pending[co.id] = false
-			e.At(t, func(t float64) { e.fill(co, t) })
-		}
+		k.pending[co.id] = false
+		e.At(t, func(t float64) { e.fill(co, t) })
 	}
 }
 
@@ -224,7 +226,11 @@ func (e *Engine) launchOne(c *core, t float64) bool {
 			}
 			continue
 		}
-		e.launchShader(k, c, rw, max(t, rw.Start))
+		start := max(t, rw.Start)
+		if rw.Launch != nil {
+			start = max(start, rw.Launch(start))
+		}
+		e.launchShader(k, c, rw, start)
 		return true
 	}
 	return false

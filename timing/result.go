@@ -32,6 +32,11 @@ func (e *Engine) result(cycles float64) *Result {
 	// only one of a compute run); warp figures add up the kernels'.
 	k0 := e.kernels[0]
 	maxWarps := float64(k0.occ.ResidentWarpsPerCore)
+	if len(e.kernels) > 1 {
+		// Kernels with different residencies share the cores: measure
+		// against every warp slot a core has.
+		maxWarps = float64(e.g.MaxWarpsPerEngine * e.g.EnginesPerCore)
+	}
 	pipes := k0.prog.Pipes
 	engines := float64(len(e.eng))
 	var launched, peak, area float64

@@ -343,7 +343,7 @@ func writeRenderText(out io.Writer, g *arch.GPU, rep renderReport) error {
 	fmt.Fprintf(out, "%s, scene %s, %dx%d, %s rendering, colour buffer %s, %d frame(s) at %s MHz\n",
 		g.ID, rep.Scene, rep.Width, rep.Height, rep.Mode, rep.Layout, len(rep.Frames), fmtFloat(g.ClockMHz))
 	for _, st := range rep.stats {
-		fmt.Fprintf(out, "\nframe %d: %.0f cycles, %.3f ms, %.1f FPS (estimated: docs/rendering.md)\n", st.Frame, st.Cycles, st.TimeMS, st.FPS)
+		fmt.Fprintf(out, "\nframe %d: %.0f cycles, %.3f ms; %.0f cycles after the previous frame back to back, %.1f FPS\n", st.Frame, st.Cycles, st.TimeMS, st.IntervalCycles, st.FPS)
 		w := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 		var passes []string
 		for i, p := range st.PassCycles {

@@ -70,7 +70,7 @@ func TestInterruptPrintsPartial(t *testing.T) {
 		{"run functional json", []string{"run", "--gpu", "adreno-640", "--functional", "--json", corpusDir + "fma8.spv", "--global", "65536",
 			"--arg", "buf:f32:65536", "--arg", "u32:100000", "--arg", "f32:1"},
 			[]string{`"partial": "interrupted`}},
-		{"render", []string{"render", "--gpu", "mali-g52", "spheres", "--width", "256", "--height", "256", "--frames", "200", "--out", t.TempDir()},
+		{"render", []string{"render", "--gpu", "mali-g52", "spheres:4000", "--width", "128", "--height", "128", "--frames", "200", "--out", t.TempDir()},
 			[]string{"frame 0:", "PARTIAL: interrupted in frame"}},
 	} {
 		start := time.Now()

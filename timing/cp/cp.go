@@ -193,7 +193,7 @@ func (p *Processor) parse(j *Job, t float64) float64 {
 	if n > 0 && p.mem != nil {
 		p.addr[0] = p.streamNext
 		p.streamNext += uint64(n)
-		p.req = mem.Request{Space: ir.SpaceGlobal, Kind: mem.Load, Addrs: p.addr[:], Bytes: n, Lanes: 1, NoL1: true}
+		p.req = mem.Request{Core: mem.FixedFunction, Space: ir.SpaceGlobal, Kind: mem.Load, Addrs: p.addr[:], Bytes: n, Lanes: 1, NoL1: true}
 		done = p.mem.Access(t, &p.req).Done
 		j.queue.commandBytes += int64(n)
 	}

@@ -10,6 +10,10 @@ func (h *Hierarchy) toL2(core int, addr uint64, n int, t float64, tlb bool) (ext
 	if tlb {
 		extra = h.translate(addr)
 	}
+	if core == FixedFunction {
+		// The units' own port: the slices are what limits them.
+		return extra, t, t
+	}
 	occ := h.pathRate.cycles(n)
 	start = h.path[core].take(t, occ)
 	h.c.L2PathBytes[core] += int64(n)

@@ -286,7 +286,8 @@ func (h *Hierarchy) eachCache(f func(*cache)) {
 // Requests should arrive in (nearly) non-decreasing time: servers queue a
 // request behind whatever was booked before it.
 func (h *Hierarchy) Access(now float64, r *Request) Result {
-	if r.Core < 0 || r.Core >= h.p.cores {
+	ff := r.Core == FixedFunction && r.NoL1
+	if (r.Core < 0 || r.Core >= h.p.cores) && !ff {
 		panic(fmt.Sprintf("mem: request from core %d, but the GPU has cores 0-%d", r.Core, h.p.cores-1))
 	}
 	if len(r.Addrs) == 0 {
@@ -295,6 +296,9 @@ func (h *Hierarchy) Access(now float64, r *Request) Result {
 	bytes := max(r.Bytes, 1)
 	c := &h.c
 	*h.stream = r.Stream
+	if ff {
+		return h.coalesced(now, FixedFunction, r.Addrs, bytes, r.Kind == Store, true)
+	}
 	c.CoreRequests[r.Core]++
 	switch r.Kind {
 	case Load:

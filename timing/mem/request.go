@@ -35,6 +35,10 @@ func (k Kind) String() string {
 	return fmt.Sprintf("kind(%d)", uint8(k))
 }
 
+// FixedFunction is the Core of a request from a fixed-function unit (with
+// NoL1): it takes no core's path to L2 and counts against no core.
+const FixedFunction = -1
+
 // Request is one warp instruction's memory access.
 type Request struct {
 	Core  int      // the issuing core (Mali shader core, Adreno uSPTP, Rogue USC)
@@ -50,6 +54,8 @@ type Request struct {
 	Stream Stream
 	// NoL1 sends the request straight to L2: traffic of fixed-function
 	// units (a tiler, a tile write-back, vertex fetch), not of shader cores.
+	// With Core FixedFunction it comes from no core: it reaches L2 over
+	// the units' own port, not a core's path.
 	NoL1 bool
 	// Burst marks a bulk transfer (async_work_group_copy on a path that
 	// moves it in bursts): its addresses are merged into lines even where a
