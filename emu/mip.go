@@ -132,8 +132,9 @@ type TexStats struct {
 	// TwoLevels is the samples that blended two mip levels (a linear
 	// mipmap between levels: trilinear with linear filters).
 	TwoLevels uint64
-	// LevelSum is the sum over samples of the level the LOD selected (d'
-	// in Vulkan's terms, 0 to the last level, fractional between two).
+	// LevelSum is the sum over samples of the mip level read: the level a
+	// nearest mipmap picks, or d (Vulkan's d', fractional between the two
+	// levels blended) for a linear one.
 	LevelSum float64
 }
 
@@ -234,7 +235,7 @@ func internalDeriv(c *ir.ExtCall) (extFn, error) {
 // a level, and one level or two with the weight of the second.
 type lodSample struct {
 	linear   bool    // the filter within a level (magnification or minification)
-	d        float64 // the level the LOD selects, in [0, last level]
+	d        float64 // the level read: d' in [0, last level] (linear mipmap), or the nearest level
 	lo, hi   int     // the level(s) read: hi is the finer, lo the coarser
 	delta    float64 // weight of level lo (0: level hi alone)
 	minified bool
@@ -310,7 +311,7 @@ func selectLevels(lambda float64, levels int, st ir.SamplerState) lodSample {
 	s.d = math.Min(math.Max(lambda, 0), q)
 	if !st.MipmapLinear {
 		s.hi = int(math.Ceil(s.d+0.5)) - 1
-		s.lo = s.hi
+		s.lo, s.d = s.hi, float64(s.hi)
 		return s
 	}
 	f := math.Floor(s.d)

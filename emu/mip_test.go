@@ -330,6 +330,12 @@ func TestMipmapModes(t *testing.T) {
 	for l := range lods {
 		checkSample(t, "nearest mipmap at LOD "+ftoa(lods[l]), r.out["explicitLod"][l], refLevel(want[l], uv[0], uv[1], true))
 	}
+	// The counters see the levels read: 14 for textureLod's lanes, 0 for
+	// the other instructions (constant coordinates and zero gradients: LOD
+	// −inf, level 0).
+	if r.tex.LevelSum != 14 || r.tex.TwoLevels != 0 || r.tex.Minified != 8 {
+		t.Errorf("nearest mipmap counters %+v, want levels summing to 14, none blended, 8 minified (every LOD above 0)", r.tex)
+	}
 	r = runFrag(t, "mip.frag", img, trilinear().Encode(), 8, func(l int, name string) []float32 {
 		switch name {
 		case "uv":
