@@ -99,6 +99,16 @@ type fragRun struct {
 
 func runFrag(t *testing.T, file string, img *Image, sampler uint64, lanes int, in func(lane int, name string) []float32) *fragRun {
 	t.Helper()
+	r, err := runFragErr(t, file, img, sampler, lanes, in)
+	if err != nil {
+		t.Fatalf("%s: %v", file, err)
+	}
+	return r
+}
+
+// runFragErr is runFrag returning the warp's fault.
+func runFragErr(t *testing.T, file string, img *Image, sampler uint64, lanes int, in func(lane int, name string) []float32) (*fragRun, error) {
+	t.Helper()
 	p := loadKernel(t, "frag/"+file+".spv", "")
 	if p.Model != spirv.ExecutionModelFragment {
 		t.Fatalf("%s is a %s", file, p.Model)
@@ -137,7 +147,9 @@ func runFrag(t *testing.T, file string, img *Image, sampler uint64, lanes int, i
 			}
 		}
 		if st == Faulted {
-			t.Fatalf("%s: %v", file, w.Err())
+			err := w.Err()
+			d.Release(wg)
+			return nil, err
 		}
 		if st == Done {
 			break
@@ -157,7 +169,7 @@ func runFrag(t *testing.T, file string, img *Image, sampler uint64, lanes int, i
 	}
 	r.tex = w.Tex
 	d.Release(wg)
-	return r
+	return r, nil
 }
 
 func trilinear() ir.SamplerState {
@@ -487,6 +499,35 @@ func TestOpenCLMipmapRead(t *testing.T) {
 		args: []any{img, ksampler(clk), &kbuf{data: lef32(g...)}, out}}.mustRun(t)
 	checkSample(t, "read_imagef with gradients", [4]float32{atf32(out.data, 0), atf32(out.data, 1), atf32(out.data, 2), atf32(out.data, 3)},
 		refLevel(2, float64(g[0]), float64(g[1]), true))
+}
+
+// texelFetch reads a level's own texel grid; a level the image does not
+// have stops the warp with an error naming it, not a crash.
+func TestFetchLevels(t *testing.T) {
+	img := newMipImage(NewMemory())
+	texels := [][3]float32{{5, 3, 0}, {7, 3, 1}, {1, 1, 2}, {0, 0, 4}}
+	r := runFrag(t, "fetch.frag", img, trilinear().Encode(), 4, func(l int, name string) []float32 {
+		if name == "texel" {
+			return texels[l][:2]
+		}
+		return texels[l][2:]
+	})
+	for l, tx := range texels {
+		lv := int(tx[2])
+		want := [4]float64{float64(tx[0]), float64(tx[1]), float64(lv), float64(mipSizes[lv][0])}
+		checkSample(t, "texelFetch level "+strconv.Itoa(lv), r.out["fetched"][l], want)
+	}
+	for _, bad := range []float32{5, -1} {
+		_, err := runFragErr(t, "fetch.frag", img, trilinear().Encode(), 4, func(l int, name string) []float32 {
+			if name == "texel" {
+				return []float32{0, 0}
+			}
+			return []float32{bad}
+		})
+		if err == nil || !strings.Contains(err.Error(), "mip level "+ftoa(bad)+" of an image with 5 levels") {
+			t.Errorf("texelFetch at level %v: %v", bad, err)
+		}
+	}
 }
 
 // MipChain lays the levels out after level 0, packed; Check refuses
