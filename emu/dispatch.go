@@ -146,6 +146,14 @@ func (d *Dispatch) Init() error {
 			return fmt.Errorf("builtin %s is not available to a %s", b.Builtin, p.Model)
 		}
 	}
+	for i, img := range d.Images {
+		if img == nil {
+			continue
+		}
+		if err := img.Check(); err != nil {
+			return fmt.Errorf("image %d: %w", i, err)
+		}
+	}
 	d.fullMask = firstLanes(d.Width)
 	d.allList = make([]int32, d.Width)
 	for i := range d.allList {
@@ -260,6 +268,7 @@ func (w *Warp) reset(wg *WorkGroup, index int) {
 	w.status = Running
 	w.stack = append(w.stack[:0], entry{block: 0, reconv: ir.NoBlock, mask: w.start})
 	w.WarpInsts, w.ThreadInsts, w.Blocks = 0, 0, 0
+	w.Tex = TexStats{}
 	w.last = -1
 	p := w.prog
 	if w.frame > 0 {

@@ -875,6 +875,7 @@ var internalLib = map[uint32]extMaker{
 	},
 	ir.InternalAsyncCopy:   asyncCopy,
 	ir.InternalArrayLength: arrayLength,
+	ir.InternalDeriv:       internalDeriv,
 }
 
 // f2hMode rounds to binary16 with a SPIR-V rounding mode (0 nearest even,

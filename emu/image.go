@@ -54,13 +54,20 @@ type Image struct {
 	Arrayed bool
 	// BGRA images store B, G, R, A: kernels still see R, G, B, A.
 	BGRA bool
+	// Mips are the mip levels after level 0 (which is the image's own
+	// size and pitches at the start of Buf), each with its size and place
+	// in Buf; empty for an image without mipmaps. MipChain lays out a full
+	// chain.
+	Mips []Level
+
+	off int // the first byte of this level in Buf (level views, see level)
 }
 
 // TexelBytes is the size of one texel.
 func (img *Image) TexelBytes() int { return img.Channels * img.Type.Bytes() }
 
 func (img *Image) addr(x, y, z int) uint64 {
-	return img.Buf.Base + uint64(z*img.SlicePitch+y*img.RowPitch+x*img.TexelBytes())
+	return img.Buf.Base + uint64(img.off+z*img.SlicePitch+y*img.RowPitch+x*img.TexelBytes())
 }
 
 // Texel reads the texel at integer coordinates (z is the layer of an
@@ -75,7 +82,7 @@ func (img *Image) WriteTexel(x, y, z int, v [4]float64) { img.writeTexel(x, y, z
 // (integer channels hold their integer value); missing channels read as 0,
 // alpha as 1.
 func (img *Image) texel(x, y, z int) [4]float64 {
-	o := z*img.SlicePitch + y*img.RowPitch + x*img.TexelBytes()
+	o := img.off + z*img.SlicePitch + y*img.RowPitch + x*img.TexelBytes()
 	p := img.Buf.Data[o:]
 	v := [4]float64{0, 0, 0, 1}
 	cb := img.Type.Bytes()
@@ -115,7 +122,7 @@ func (img *Image) texel(x, y, z int) [4]float64 {
 }
 
 func (img *Image) writeTexel(x, y, z int, v [4]float64) {
-	o := z*img.SlicePitch + y*img.RowPitch + x*img.TexelBytes()
+	o := img.off + z*img.SlicePitch + y*img.RowPitch + x*img.TexelBytes()
 	p := img.Buf.Data[o:]
 	cb := img.Type.Bytes()
 	if img.BGRA {
@@ -264,7 +271,11 @@ func hImage(w *Warp, in *ir.Inst) {
 	op := &w.prog.Images[in.Aux]
 	W := w.width
 	handles := w.slot(op.Image)
-	var addrs []uint64
+	addrs := w.texAddrs[:0]
+	var act Mask
+	if op.LodMode == ir.LodImplicit {
+		act = w.activeMask()
+	}
 	for _, l := range w.lanes {
 		h := handles[l]
 		if h >= uint64(len(w.d.Images)) || w.d.Images[h] == nil {
@@ -272,11 +283,30 @@ func hImage(w *Warp, in *ir.Inst) {
 			return
 		}
 		img := w.d.Images[h]
+		// level is the Lod operand of a read, write, fetch or size query:
+		// the mip level it addresses.
+		level := 0
+		if op.Kind != ir.ImageSample && op.Lod >= 0 {
+			x := w.regs[int(op.Lod)*W+int(l)]
+			if op.LodFloat {
+				level = int(math.Max(math.Min(float64(math.Float32frombits(uint32(x))), MaxLevels), -1))
+			} else {
+				level = int(int32(uint32(x)))
+			}
+			if level < 0 || level >= img.Levels() {
+				w.fail(fmt.Errorf("mip level %d of an image with %d levels", level, img.Levels()), &w.prog.Sites[op.Site])
+				return
+			}
+		}
 		switch op.Kind {
 		case ir.ImageQuerySize:
+			lv := img.level(level)
 			for c := 0; c < op.N; c++ {
-				w.regs[(int(op.Dst)+c)*W+int(l)] = uint64(img.querySize(c))
+				w.regs[(int(op.Dst)+c)*W+int(l)] = uint64(lv.querySize(c))
 			}
+			continue
+		case ir.ImageQueryLevels:
+			w.regs[int(op.Dst)*W+int(l)] = uint64(img.Levels())
 			continue
 		case ir.ImageQueryFormat, ir.ImageQueryOrder:
 			w.regs[int(op.Dst)*W+int(l)] = 0
@@ -292,8 +322,8 @@ func hImage(w *Warp, in *ir.Inst) {
 			}
 		}
 		dims := imageDims(img)
-		switch op.Kind {
-		case ir.ImageWrite:
+		if op.Kind == ir.ImageWrite {
+			lv := img.level(level)
 			var v [4]float64
 			for c := 0; c < op.N && c < 4; c++ {
 				v[c] = img.Type.texelValue(op.ResultTag, w.regs[(int(op.Texel)+c)*W+int(l)])
@@ -306,62 +336,57 @@ func hImage(w *Warp, in *ir.Inst) {
 					y = 0
 				}
 			}
-			if x < 0 || x >= img.Width || (dims > 1 && (y < 0 || y >= img.size(1))) || ((dims > 2 || img.Arrayed) && (z < 0 || z >= img.size(2))) {
-				w.fault(in, int(l), ir.SpaceGlobal, img.Buf.Base, img.TexelBytes(), true, fmt.Sprintf("image write at (%d,%d,%d) outside a %dx%dx%d image", x, y, z, img.Width, img.size(1), img.size(2)))
+			if x < 0 || x >= lv.Width || (dims > 1 && (y < 0 || y >= lv.size(1))) || ((dims > 2 || img.Arrayed) && (z < 0 || z >= lv.size(2))) {
+				what := fmt.Sprintf("image write at (%d,%d,%d) outside a %dx%dx%d image", x, y, z, lv.Width, lv.size(1), lv.size(2))
+				if level > 0 {
+					what += fmt.Sprintf(" (mip level %d)", level)
+				}
+				w.fault(in, int(l), ir.SpaceGlobal, img.Buf.Base, img.TexelBytes(), true, what)
 				return
 			}
-			img.writeTexel(x, y, z, v)
-			addrs = append(addrs, img.addr(x, y, z))
+			lv.writeTexel(x, y, z, v)
+			addrs = append(addrs, lv.addr(x, y, z))
 			continue
 		}
 		sampler := uint64(ir.EncodeSampler(addrNone, false, filterNearest))
 		if op.Sampler >= 0 {
 			sampler = w.slot(op.Sampler)[l]
 		}
-		mode, norm, filter := ir.DecodeSampler(sampler)
-		var v [4]float64
+		st := ir.DecodeSamplerState(sampler)
 		layer := 0
 		if img.Arrayed {
 			layer = img.layer(coord[dims], op.CoordFloat)
 		}
-		if op.Kind == ir.ImageSample && filter == filterLinear && op.CoordFloat {
-			v, addrs = sampleLinearAt(img, coord, dims, int(mode), norm, layer, addrs)
+		var v [4]float64
+		if op.Kind != ir.ImageSample {
+			lv := img.level(level)
+			v, addrs = lv.sampleNearest(coord, dims, addrClampToEdge, st.Normalized, op.CoordFloat, layer, addrs)
 		} else {
-			ic := [3]int{0, 0, layer}
-			for k := 0; k < dims; k++ {
-				c := coord[k]
-				m := int(mode)
-				if op.Kind != ir.ImageSample {
-					m = addrClampToEdge // reads of out-of-range coordinates are undefined; clamp
+			lam := w.lambda(op, img, st, dims, int(l), act)
+			sel := selectLevels(lam, img.Levels(), st)
+			linear := sel.linear && op.CoordFloat
+			lv := img.level(sel.hi)
+			v, addrs = lv.filter(coord, dims, int(st.Addressing), st.Normalized, op.CoordFloat, linear, layer, addrs)
+			if sel.delta > 0 {
+				lv2 := img.level(sel.lo)
+				var v2 [4]float64
+				v2, addrs = lv2.filter(coord, dims, int(st.Addressing), st.Normalized, op.CoordFloat, linear, layer, addrs)
+				for c := range v {
+					v[c] = (1-sel.delta)*v[c] + sel.delta*v2[c]
 				}
-				if norm && op.CoordFloat && (m == addrRepeat || m == addrMirrored) {
-					ic[k] = wrapNormalized(c, img.size(k), m)
-					continue
-				}
-				if norm && op.CoordFloat {
-					c *= float64(img.size(k))
-				}
-				i := int(math.Floor(c))
-				if !op.CoordFloat {
-					i = int(c)
-				}
-				var ok bool
-				ic[k], ok = wrap(i, img.size(k), m)
-				if !ok {
-					ic[0] = -1
-				}
+				w.Tex.TwoLevels++
 			}
-			if ic[0] >= 0 {
-				v = img.texel(ic[0], ic[1], ic[2])
-				addrs = append(addrs, img.addr(ic[0], ic[1], ic[2]))
-			} else {
-				v = img.border()
+			w.Tex.Samples++
+			if sel.minified {
+				w.Tex.Minified++
 			}
+			w.Tex.LevelSum += sel.d
 		}
 		for c := 0; c < op.N && c < 4; c++ {
 			w.regs[(int(op.Dst)+c)*W+int(l)] = floatToTag(op.ResultTag, v[c])
 		}
 	}
+	w.texAddrs = addrs
 	if w.Trace != nil && len(addrs) > 0 {
 		if h := handles[w.lanes[0]]; h < uint64(len(w.d.Images)) && w.d.Images[h] != nil {
 			kind := AccessTexture
@@ -371,6 +396,41 @@ func hImage(w *Warp, in *ir.Inst) {
 			w.Trace.recordAddrs(w.pc(in), ir.SpaceGlobal, kind, w.d.Images[h].TexelBytes(), addrs)
 		}
 	}
+}
+
+// filter samples one level with the nearest or the linear filter.
+func (img *Image) filter(coord [3]float64, dims, mode int, norm, coordFloat, linear bool, layer int, addrs []uint64) ([4]float64, []uint64) {
+	if linear {
+		return sampleLinearAt(img, coord, dims, mode, norm, layer, addrs)
+	}
+	return img.sampleNearest(coord, dims, mode, norm, coordFloat, layer, addrs)
+}
+
+// sampleNearest reads the texel coord falls in (integer coordinates are
+// texel indices), with the addressing mode; a border texel reads the
+// border colour.
+func (img *Image) sampleNearest(coord [3]float64, dims, mode int, norm, coordFloat bool, layer int, addrs []uint64) ([4]float64, []uint64) {
+	ic := [3]int{0, 0, layer}
+	for k := 0; k < dims; k++ {
+		c := coord[k]
+		if norm && coordFloat && (mode == addrRepeat || mode == addrMirrored) {
+			ic[k] = wrapNormalized(c, img.size(k), mode)
+			continue
+		}
+		if norm && coordFloat {
+			c *= float64(img.size(k))
+		}
+		i := int(math.Floor(c))
+		if !coordFloat {
+			i = int(c)
+		}
+		var ok bool
+		ic[k], ok = wrap(i, img.size(k), mode)
+		if !ok {
+			return img.border(), addrs
+		}
+	}
+	return img.texel(ic[0], ic[1], ic[2]), append(addrs, img.addr(ic[0], ic[1], ic[2]))
 }
 
 func imageDims(img *Image) int {

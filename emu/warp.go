@@ -93,6 +93,12 @@ type Warp struct {
 	// Killed lanes (fragment discard).
 	Killed Mask
 
+	// Tex counts the warp's samples, their levels of detail and the
+	// samples that blended two mip levels.
+	Tex TexStats
+	// texAddrs backs an image instruction's texel addresses.
+	texAddrs []uint64
+
 	// copiesSeen counts, per async copy instruction, the times this warp
 	// has reached it (see asyncCopy).
 	copiesSeen map[*ir.ExtCall]int

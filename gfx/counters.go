@@ -63,6 +63,9 @@ var frameCounters = counters.Register(&counters.Part{
 		counters.New("texture_cache_hits", "lines", "texture-cache line lookups that hit (each distinct line a lane's texels touch, once per instruction)"),
 		counters.New("texture_cache_misses", "lines", "texture-cache line lookups that missed"),
 		counters.New("texture_cache_hit_rate_pct", "%", "hits / lookups"),
+		counters.New("texture_samples_minified", "samples", "samples whose level of detail was above 0 (the minification filter, on the mip level it selects)"),
+		counters.New("texture_samples_trilinear", "samples", "samples that blended two mip levels (a linear mipmap between levels), reading texels of both"),
+		counters.New("texture_lod_avg", "levels", "mean mip level the samples selected (0 is the full-size level; a blend counts its fractional level)"),
 		counters.New("tile_memory_bytes", "B", "on-chip traffic of the tile buffer or GMEM: depth tests and writes, blend reads, colour writes, and reading tiles out for write-back"),
 		counters.New("command_stream_draws_processed", "draws", "draws the command processor walked, summed over passes"),
 	},
@@ -117,6 +120,8 @@ func (st *FrameStats) Counters() counters.Set {
 		n("fragment_thread_instructions", st.FragmentThreadInsts), i("fragment_warp_width", st.FragmentWarpWidth),
 		n("texture_samples", st.TextureSamples), n("texture_cache_hits", st.TexCacheHits),
 		n("texture_cache_misses", st.TexCacheMisses), p.Of("texture_cache_hit_rate_pct", 100*st.TexCacheHitRate),
+		n("texture_samples_minified", st.TexSamplesMinified), n("texture_samples_trilinear", st.TexSamplesTrilinear),
+		p.Of("texture_lod_avg", st.TexLodAvg),
 		n("tile_memory_bytes", st.TileMemoryBytes), n("command_stream_draws_processed", st.CommandStreamOps))
 	return s
 }

@@ -125,6 +125,7 @@ var literalAllowed = map[string]map[string]string{
 		"22":   "1<<22 warp instructions: the simulator's budget for one shader warp",
 		"255":  "an opaque white texel",
 		"1024": "KiB to bytes",
+		"0.25": "maxLod of a level-0-only sampler: Vulkan's emulation of a non-mipmapped minification filter",
 	},
 	"shader.go": {
 		"3":  "vec3 attributes",

@@ -410,6 +410,7 @@ func (fu *fragUnit) flush() error {
 	fr.st.FragmentWarpInsts += w.WarpInsts
 	fr.st.FragmentThreadInsts += w.ThreadInsts
 	fr.st.TextureSamples += samples
+	fr.st.addTex(w.Tex)
 	// Share the warp's work among the cells of its quads.
 	share := 1 / float64(len(fu.batch))
 	for i := range fu.batch {

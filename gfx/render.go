@@ -269,11 +269,41 @@ func checkFrameSize(g *arch.GPU, w, h int) error {
 
 func ceilDivInt(a, b int) int { return (a + b - 1) / b }
 
+// newImage uploads an RGBA8 texture with its full mip chain (levels laid
+// out after level 0 in the same buffer, as emu.MipChain places them).
 func (r *Renderer) newImage(name string, w, h int, pix []byte) *emu.Image {
 	img := &emu.Image{Dim: spirv.Dim2D, Width: w, Height: h, Depth: 1, Channels: 4, Type: emu.ChanUNorm8, RowPitch: w * 4, SlicePitch: w * h * 4}
-	img.Buf = r.mem.Alloc(len(pix), "texture "+name, true)
+	var size int
+	img.Mips, size = emu.MipChain(img)
+	img.Buf = r.mem.Alloc(size, "texture "+name, true)
 	copy(img.Buf.Data, pix)
+	buildMips(img)
 	return img
+}
+
+// buildMips fills each mip level of an RGBA8 image from the one before
+// with a 2×2 box filter: each channel the rounded mean of the four bytes
+// as stored (linear RGBA8, no sRGB decoding: the renderer's textures have
+// no colour space). A level of odd size drops the last row or column of
+// the one before (level i is max(1, size >> i)); a dimension already 1
+// repeats its texel.
+func buildMips(img *emu.Image) {
+	prev := emu.Level{Width: img.Width, Height: img.Height, RowPitch: img.RowPitch}
+	d := img.Buf.Data
+	for _, lv := range img.Mips {
+		for y := 0; y < lv.Height; y++ {
+			y0, y1 := 2*y, min(2*y+1, prev.Height-1)
+			for x := 0; x < lv.Width; x++ {
+				x0, x1 := 2*x, min(2*x+1, prev.Width-1)
+				o := lv.Offset + y*lv.RowPitch + 4*x
+				for c := 0; c < 4; c++ {
+					at := func(px, py int) int { return int(d[prev.Offset+py*prev.RowPitch+4*px+c]) }
+					d[o+c] = byte((at(x0, y0) + at(x1, y0) + at(x0, y1) + at(x1, y1) + 2) / 4)
+				}
+			}
+		}
+		prev = lv
+	}
 }
 
 func (r *Renderer) loadShaders() error {
@@ -382,20 +412,31 @@ func (r *Renderer) stage(sh *shader, sampler uint64) (*stageRun, error) {
 	return sr, nil
 }
 
-// samplerBits encodes a material's sampler for the executor.
+// samplerBits encodes a material's sampler for the executor. Level 0
+// only (MipNone) is Vulkan's way to emulate a non-mipmapped minification
+// filter: a nearest mipmap with maxLod 0.25, so a slightly minified sample
+// still takes the minification filter (VkSamplerCreateInfo's usage notes).
 func samplerBits(s scene.Sampler) uint64 {
-	mode := uint32(3) // repeat
+	st := ir.SamplerState{Addressing: 3, Normalized: true, MagFilter: 1, MinFilter: 1, MipmapLinear: true, MaxLod: ir.MaxSamplerLod} // repeat, linear
 	switch s.Wrap {
 	case scene.ClampToEdge:
-		mode = 1
+		st.Addressing = 1
 	case scene.MirroredRepeat:
-		mode = 4
+		st.Addressing = 4
 	}
-	filter := uint32(1)
 	if s.Filter == scene.Nearest {
-		filter = 0
+		st.MagFilter = 0
 	}
-	return ir.EncodeSampler(mode, true, filter)
+	if s.MinFilter == scene.Nearest {
+		st.MinFilter = 0
+	}
+	switch s.Mipmap {
+	case scene.MipNearest:
+		st.MipmapLinear = false
+	case scene.MipNone:
+		st.MipmapLinear, st.MaxLod = false, 0.25
+	}
+	return st.Encode()
 }
 
 // runWarp steps a warp to the end; each step's trace (if the warp has one)

@@ -1,5 +1,7 @@
 package gfx
 
+import "github.com/pocketgpu/pocketgpu/emu"
+
 // StreamBytes splits DRAM bytes by what they were for.
 type StreamBytes struct {
 	Geometry    uint64 `json:"geometry"`
@@ -92,5 +94,26 @@ type FrameStats struct {
 	TileMemoryBytes  uint64  `json:"tile_memory_bytes"`
 	CommandStreamOps uint64  `json:"command_stream_draws_processed"`
 
+	// Mip levels the fragment shaders' samples read (helper lanes
+	// included): samples minified (LOD above 0), samples that blended two
+	// levels, and the mean level read.
+	TexSamplesMinified  uint64  `json:"texture_samples_minified"`
+	TexSamplesTrilinear uint64  `json:"texture_samples_trilinear"`
+	TexLodAvg           float64 `json:"texture_lod_avg"`
+
 	PassCycles []Pass `json:"pass_cycles"`
+
+	texFiltered uint64  // samples through a sampler, TexLodAvg's denominator
+	texLevelSum float64 // their levels' sum
+}
+
+// addTex adds a fragment warp's sampling counters.
+func (st *FrameStats) addTex(t emu.TexStats) {
+	st.TexSamplesMinified += t.Minified
+	st.TexSamplesTrilinear += t.TwoLevels
+	st.texFiltered += t.Samples
+	st.texLevelSum += t.LevelSum
+	if st.texFiltered > 0 {
+		st.TexLodAvg = st.texLevelSum / float64(st.texFiltered)
+	}
 }

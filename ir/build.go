@@ -56,7 +56,7 @@ var supportedCaps = map[spirv.Capability]bool{
 	spirv.CapabilityStoragePushConstant16: true, spirv.CapabilityStorageBuffer8BitAccess: true,
 	spirv.CapabilityUniformAndStorageBuffer8BitAccess: true, spirv.CapabilityStoragePushConstant8: true,
 	spirv.CapabilityGenericPointer: true, spirv.CapabilityImageQuery: true,
-	spirv.CapabilityStorageImageExtendedFormats: true, spirv.CapabilityDerivativeControl: false,
+	spirv.CapabilityStorageImageExtendedFormats: true, spirv.CapabilityDerivativeControl: true, spirv.CapabilityMinLod: true,
 	spirv.CapabilityGroups: false, spirv.CapabilityDeviceEnqueue: false, spirv.CapabilityPipes: false,
 	spirv.CapabilityVariablePointers: true, spirv.CapabilityVariablePointersStorageBuffer: true,
 	spirv.CapabilityShaderNonUniform: true, spirv.CapabilityRuntimeDescriptorArray: false,
@@ -506,20 +506,92 @@ func (b *builder) specConstantOp(inst *spirv.Inst) error {
 }
 
 // EncodeSampler packs an OpenCL sampler: addressing mode, normalised
-// coordinates and filter mode.
+// coordinates and filter mode (for magnification and minification alike),
+// with OpenCL's mipmap defaults (cl_khr_mipmap_image: nearest mipmap, LOD
+// clamped to [0, no maximum]).
 func EncodeSampler(addressing uint32, normalized bool, filter uint32) uint64 {
-	v := uint64(addressing&0xff) | uint64(filter&0xff)<<8 | 1<<32
-	if normalized {
-		v |= 1 << 16
-	}
-	return v
+	return SamplerState{Addressing: addressing, Normalized: normalized, MagFilter: filter, MinFilter: filter, MaxLod: MaxSamplerLod}.Encode()
 }
 
 // DecodeSampler reverses EncodeSampler. OpenCL passes sampler arguments as
 // the same bit pattern as a CLK_* constant in the kernel; the device
 // converts those with SamplerFromCL.
 func DecodeSampler(v uint64) (addressing uint32, normalized bool, filter uint32) {
-	return uint32(v & 0xff), v&(1<<16) != 0, uint32(v>>8) & 0xff
+	s := DecodeSamplerState(v)
+	return s.Addressing, s.Normalized, s.MagFilter
+}
+
+// MaxSamplerLod is the largest LOD clamp a sampler holds (4095/256): above
+// the last level of any image the executor takes (a side of 2^15 texels
+// has 16 levels, LOD 0 to 15), so it stands for "no clamp".
+const MaxSamplerLod = 4095.0 / 256
+
+// SamplerState is a sampler as the executor sees it: OpenCL's addressing,
+// normalisation and filter, and Vulkan's separate minification filter,
+// mipmap mode and LOD clamps (VkSamplerCreateInfo's magFilter, minFilter,
+// mipmapMode, minLod, maxLod).
+type SamplerState struct {
+	Addressing uint32 // SPIR-V SamplerAddressingMode
+	Normalized bool
+	// MagFilter filters a magnified sample (LOD ≤ 0), MinFilter a minified
+	// one (SPIR-V SamplerFilterMode: 0 nearest, 1 linear).
+	MagFilter, MinFilter uint32
+	// MipmapLinear blends the two nearest levels; otherwise the nearest
+	// level is taken.
+	MipmapLinear bool
+	// MinLod and MaxLod clamp the level of detail; both are kept in steps
+	// of 1/256 from 0 to MaxSamplerLod.
+	MinLod, MaxLod float64
+}
+
+// The sampler word: bits 0-7 addressing, 8-15 magnification filter, 16
+// normalised, 17-18 minification filter plus one (0: as magnification),
+// 19 linear mipmap, 32 set (a sampler, never a zero word), 33-44 minimum
+// LOD × 256, 45-56 4095 − maximum LOD × 256 (so that 0 means no clamp).
+const (
+	samplerMinShift    = 17
+	samplerMipLinear   = 1 << 19
+	samplerMark        = 1 << 32
+	samplerMinLodShift = 33
+	samplerMaxLodShift = 45
+)
+
+// lodBits is a LOD clamp in 1/256 steps, within the 12 bits it has.
+func lodBits(v float64) uint64 {
+	if !(v > 0) {
+		return 0
+	}
+	return uint64(math.Min(math.Round(v*256), 4095))
+}
+
+// Encode packs the state into the 64-bit word sampler slots hold.
+func (s SamplerState) Encode() uint64 {
+	v := uint64(s.Addressing&0xff) | uint64(s.MagFilter&0xff)<<8 | samplerMark
+	if s.Normalized {
+		v |= 1 << 16
+	}
+	if s.MinFilter != s.MagFilter {
+		v |= uint64(s.MinFilter&1+1) << samplerMinShift
+	}
+	if s.MipmapLinear {
+		v |= samplerMipLinear
+	}
+	v |= lodBits(s.MinLod) << samplerMinLodShift
+	v |= (4095 - lodBits(s.MaxLod)) << samplerMaxLodShift
+	return v
+}
+
+// DecodeSamplerState reverses Encode.
+func DecodeSamplerState(v uint64) SamplerState {
+	s := SamplerState{Addressing: uint32(v & 0xff), Normalized: v&(1<<16) != 0, MagFilter: uint32(v>>8) & 0xff,
+		MipmapLinear: v&samplerMipLinear != 0}
+	s.MinFilter = s.MagFilter
+	if m := uint32(v>>samplerMinShift) & 3; m != 0 {
+		s.MinFilter = m - 1
+	}
+	s.MinLod = float64(v>>samplerMinLodShift&4095) / 256
+	s.MaxLod = float64(4095-v>>samplerMaxLodShift&4095) / 256
+	return s
 }
 
 func maskBits(v uint64, bits int) uint64 {

@@ -65,6 +65,9 @@ func TestBuildErrors(t *testing.T) {
 		{"unknown_ext_set", "", `(OpExtInst): extended instruction set "SPV_AMD_gcn_shader" is not supported`},
 		{"interpolate_at_centroid", "", "(OpExtInst): GLSL.std.450 InterpolateAtCentroid is not supported"},
 		{"unsupported_opcode", "", "(OpGenericPtrMemSemantics): OpGenericPtrMemSemantics is not supported"},
+		{"image_texel_offset", "", "(OpImageSampleImplicitLod): the image operand ConstOffset (texel offsets, gathers and multisampled images) is not supported"},
+		{"explicit_lod_without_a_lod", "", "(OpImageSampleExplicitLod): OpImageSampleExplicitLod needs a Lod or Grad operand"},
+		{"derivative_in_a_vertex_shader", "", "(OpDPdx): OpDPdx is only available in fragment shaders"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			err := buildBad(t, c.name, c.entry, ir.Options{})

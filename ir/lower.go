@@ -228,9 +228,24 @@ func (f *fn) lower(inst *spirv.Inst) error {
 		f.mov(inst, out.slot, vs[0].slot, 1)
 		f.mov(inst, out.slot+1, vs[1].slot, 1)
 		return nil
+	case spirv.OpImage:
+		// The image of a sampled image: its first slot.
+		vs, err := f.operands(inst, 1)
+		if err != nil {
+			return err
+		}
+		if vs[0].t.Kind != KindSampledImage {
+			return f.b.errf(inst, "OpImage of a non-sampled image")
+		}
+		f.mov(inst, f.out(inst).slot, vs[0].slot, 1)
+		return nil
 	case spirv.OpImageSampleExplicitLod, spirv.OpImageSampleImplicitLod, spirv.OpImageRead, spirv.OpImageWrite,
-		spirv.OpImageFetch, spirv.OpImageQuerySize, spirv.OpImageQuerySizeLod, spirv.OpImageQueryFormat, spirv.OpImageQueryOrder:
+		spirv.OpImageFetch, spirv.OpImageQuerySize, spirv.OpImageQuerySizeLod, spirv.OpImageQueryLevels,
+		spirv.OpImageQueryFormat, spirv.OpImageQueryOrder:
 		return f.image(inst)
+	case spirv.OpDPdx, spirv.OpDPdy, spirv.OpFwidth, spirv.OpDPdxFine, spirv.OpDPdyFine, spirv.OpFwidthFine,
+		spirv.OpDPdxCoarse, spirv.OpDPdyCoarse, spirv.OpFwidthCoarse:
+		return f.deriv(inst)
 	case spirv.OpAtomicLoad, spirv.OpAtomicStore, spirv.OpAtomicExchange, spirv.OpAtomicCompareExchange,
 		spirv.OpAtomicCompareExchangeWeak, spirv.OpAtomicIIncrement, spirv.OpAtomicIDecrement, spirv.OpAtomicIAdd,
 		spirv.OpAtomicISub, spirv.OpAtomicSMin, spirv.OpAtomicUMin, spirv.OpAtomicSMax, spirv.OpAtomicUMax,
@@ -946,11 +961,14 @@ func (f *fn) atomic(inst *spirv.Inst) error {
 
 func (f *fn) image(inst *spirv.Inst) error {
 	ops := inst.Operands
+	if len(ops) < 1 {
+		return f.b.errf(inst, "malformed %s", inst.Op)
+	}
 	img, err := f.get(ops[0])
 	if err != nil {
 		return err
 	}
-	io := ImageOp{Image: img.slot, Sampler: -1, Coord: -1, Texel: -1, Lod: -1, Dst: -1, Site: f.site(inst)}
+	io := ImageOp{Image: img.slot, Sampler: -1, Coord: -1, Texel: -1, Lod: -1, Bias: -1, MinLod: -1, GradX: -1, GradY: -1, Dst: -1, Site: f.site(inst)}
 	it := img.t
 	if it.Kind == KindSampledImage {
 		io.Sampler = img.slot + 1
@@ -967,6 +985,9 @@ func (f *fn) image(inst *spirv.Inst) error {
 		}
 	}
 	coord := func() error {
+		if len(ops) < 2 {
+			return f.b.errf(inst, "malformed %s: no coordinate", inst.Op)
+		}
 		c, err := f.get(ops[1])
 		if err != nil {
 			return err
@@ -974,6 +995,8 @@ func (f *fn) image(inst *spirv.Inst) error {
 		io.Coord, io.CoordN, io.CoordFloat = c.slot, c.t.Slots, c.t.Scalar().Kind == KindFloat
 		return nil
 	}
+	// The image operands (a mask, then ids) follow the fixed operands.
+	operandsAt := 2
 	switch inst.Op {
 	case spirv.OpImageSampleExplicitLod, spirv.OpImageSampleImplicitLod:
 		io.Kind = ImageSample
@@ -996,6 +1019,9 @@ func (f *fn) image(inst *spirv.Inst) error {
 		if err := coord(); err != nil {
 			return err
 		}
+		if len(ops) < 3 {
+			return f.b.errf(inst, "malformed OpImageWrite: no texel")
+		}
 		t, err := f.get(ops[2])
 		if err != nil {
 			return err
@@ -1007,18 +1033,152 @@ func (f *fn) image(inst *spirv.Inst) error {
 		} else if t.t.Scalar().Signed {
 			io.ResultTag = tagOf('S', t.t)
 		}
+		operandsAt = 3
 	case spirv.OpImageQuerySize, spirv.OpImageQuerySizeLod:
 		io.Kind = ImageQuerySize
+		operandsAt = len(ops)
+		if inst.Op == spirv.OpImageQuerySizeLod {
+			if len(ops) < 2 {
+				return f.b.errf(inst, "malformed OpImageQuerySizeLod: no level of detail")
+			}
+			l, err := f.get(ops[1])
+			if err != nil {
+				return err
+			}
+			io.LodMode, io.Lod = LodExplicit, l.slot
+		}
+	case spirv.OpImageQueryLevels:
+		io.Kind = ImageQueryLevels
+		operandsAt = len(ops)
 	case spirv.OpImageQueryFormat:
 		io.Kind = ImageQueryFormat
+		operandsAt = len(ops)
 	case spirv.OpImageQueryOrder:
 		io.Kind = ImageQueryOrder
+		operandsAt = len(ops)
 	}
 	if io.Image_ == nil {
 		return f.b.errf(inst, "image operation on a non-image")
 	}
+	if operandsAt < len(ops) {
+		if err := f.imageOperands(inst, ops[operandsAt:], &io); err != nil {
+			return err
+		}
+	}
+	switch {
+	case inst.Op == spirv.OpImageSampleImplicitLod:
+		if io.LodMode != LodNone {
+			return f.b.errf(inst, "OpImageSampleImplicitLod takes no Lod or Grad operand")
+		}
+		io.LodMode = LodImplicit
+	case inst.Op == spirv.OpImageSampleExplicitLod:
+		if io.LodMode == LodNone {
+			return f.b.errf(inst, "OpImageSampleExplicitLod needs a Lod or Grad operand")
+		}
+		if io.Bias >= 0 {
+			return f.b.errf(inst, "the Bias operand is only for implicit-LOD sampling")
+		}
+	case io.LodMode == LodGrad || io.Bias >= 0 || io.MinLod >= 0:
+		return f.b.errf(inst, "Grad, Bias and MinLod operands are only for sampling")
+	}
 	f.b.p.Images = append(f.b.p.Images, io)
 	f.emit(Inst{Op: OpImage, N: uint16(max(io.N, 1)), Dst: io.Dst, Src: [3]int32{io.Image, io.Coord, io.Texel}, Aux: int32(len(f.b.p.Images) - 1), Site: io.Site})
+	return nil
+}
+
+// imageOperands reads an image instruction's optional operands: the
+// ImageOperands mask, then one or two ids per set bit in the order of the
+// bits (SPIR-V spec §3.14 Image Operands).
+func (f *fn) imageOperands(inst *spirv.Inst, ops []uint32, io *ImageOp) error {
+	mask := spirv.ImageOperands(ops[0])
+	ids := ops[1:]
+	next := func(name string) (*value, error) {
+		if len(ids) == 0 {
+			return nil, f.b.errf(inst, "malformed image operands: %s has no operand", name)
+		}
+		v, err := f.get(ids[0])
+		ids = ids[1:]
+		return v, err
+	}
+	for bit := spirv.ImageOperands(1); bit != 0 && bit <= mask; bit <<= 1 {
+		if mask&bit == 0 {
+			continue
+		}
+		switch bit {
+		case spirv.ImageOperandsBias:
+			v, err := next("Bias")
+			if err != nil {
+				return err
+			}
+			io.Bias = v.slot
+		case spirv.ImageOperandsLod:
+			v, err := next("Lod")
+			if err != nil {
+				return err
+			}
+			io.LodMode, io.Lod, io.LodFloat = LodExplicit, v.slot, v.t.Scalar().Kind == KindFloat
+		case spirv.ImageOperandsGrad:
+			dx, err := next("Grad")
+			if err != nil {
+				return err
+			}
+			dy, err := next("Grad")
+			if err != nil {
+				return err
+			}
+			if dx.t.Slots != dy.t.Slots {
+				return f.b.errf(inst, "the Grad operands have %d and %d components", dx.t.Slots, dy.t.Slots)
+			}
+			io.LodMode, io.GradX, io.GradY, io.GradN = LodGrad, dx.slot, dy.slot, dx.t.Slots
+		case spirv.ImageOperandsMinLod:
+			v, err := next("MinLod")
+			if err != nil {
+				return err
+			}
+			io.MinLod = v.slot
+		case spirv.ImageOperandsMakeTexelAvailable, spirv.ImageOperandsMakeTexelVisible:
+			// A memory-model scope: the executor's images are coherent.
+			if _, err := next(bit.String()); err != nil {
+				return err
+			}
+		case spirv.ImageOperandsNonPrivateTexel, spirv.ImageOperandsVolatileTexel, spirv.ImageOperandsNontemporal,
+			spirv.ImageOperandsSignExtend, spirv.ImageOperandsZeroExtend:
+			// No operand; nothing the executor does differently (the
+			// channel type says how integers extend).
+		default:
+			return f.unsupported(inst, "the image operand "+bit.String()+" (texel offsets, gathers and multisampled images)")
+		}
+	}
+	if len(ids) != 0 {
+		return f.b.errf(inst, "malformed image operands: %d operands more than the mask %s names", len(ids), mask)
+	}
+	return nil
+}
+
+// deriv lowers OpDPdx and its kin (derivatives across the fragment's 2×2
+// quad of lanes) to an InternalDeriv call. Plain OpDPdx, OpDPdy and
+// OpFwidth take the coarse form.
+func (f *fn) deriv(inst *spirv.Inst) error {
+	if f.b.p.Model != spirv.ExecutionModelFragment {
+		return f.b.errf(inst, "%s is only available in fragment shaders (derivatives are taken across a fragment quad)", inst.Op)
+	}
+	vs, err := f.operands(inst, 1)
+	if err != nil {
+		return err
+	}
+	if vs[0].t.Scalar().Kind != KindFloat {
+		return f.b.errf(inst, "%s of a non-float", inst.Op)
+	}
+	imm := map[spirv.Op]int64{
+		spirv.OpDPdx: DerivX, spirv.OpDPdy: DerivY, spirv.OpFwidth: DerivWidth,
+		spirv.OpDPdxFine: DerivX | DerivFine, spirv.OpDPdyFine: DerivY | DerivFine, spirv.OpFwidthFine: DerivWidth | DerivFine,
+		spirv.OpDPdxCoarse: DerivX, spirv.OpDPdyCoarse: DerivY, spirv.OpFwidthCoarse: DerivWidth,
+	}[inst.Op]
+	out := f.out(inst)
+	c := ExtCall{Set: ExtInternal, Num: InternalDeriv, Name: inst.Op.String(), Tag: tagOf('F', vs[0].t), ResultTag: tagOf('F', out.t),
+		N: out.t.Slots, Dst: out.slot, Args: []int32{vs[0].slot}, ArgN: []int{vs[0].t.Slots}, ArgTags: []string{valueTag(vs[0].t)},
+		Imm: imm, Site: f.site(inst)}
+	f.emit(Inst{Op: OpExt, N: uint16(out.t.Slots), Dst: out.slot, Aux: f.addExt(c), Site: c.Site})
 	return nil
 }
 

@@ -251,6 +251,18 @@ const (
 	InternalAsyncCopy  // OpGroupAsyncCopy
 	InternalArrayLength
 	InternalF2HRound // f32/f64 to f16 with a rounding mode (Imm)
+	// InternalDeriv is a fragment shader's derivative across its 2×2 quad
+	// of lanes (OpDPdx and its kin): Imm holds DerivX, DerivY or
+	// DerivWidth, plus DerivFine for the fine forms.
+	InternalDeriv
+)
+
+// Derivative kinds in an InternalDeriv call's Imm.
+const (
+	DerivX     = 0 // d/dx: OpDPdx, OpDPdxFine, OpDPdxCoarse
+	DerivY     = 1 // d/dy
+	DerivWidth = 2 // |d/dx| + |d/dy|: OpFwidth and its forms
+	DerivFine  = 4 // the fine form (per row or column); otherwise coarse
 )
 
 // ExtCall is an extended instruction: set, number, operand slots and types.
@@ -327,6 +339,26 @@ const (
 	ImageQuerySize
 	ImageQueryFormat
 	ImageQueryOrder
+	ImageQueryLevels // the number of mip levels
+)
+
+// LodMode is how a sampling instruction picks its level of detail.
+type LodMode uint8
+
+const (
+	// LodNone: no LOD operand. Reads, writes, fetches and size queries
+	// address level 0; sampling uses LOD 0.
+	LodNone LodMode = iota
+	// LodExplicit: the Lod operand (slot Lod) gives the level of detail
+	// of a sample, or the level a fetch, read, write or size query
+	// addresses.
+	LodExplicit
+	// LodGrad: the Grad operands (slots GradX, GradY, GradN components
+	// each) are the coordinates' derivatives in x and y.
+	LodGrad
+	// LodImplicit: the coordinates' derivatives across the fragment's
+	// 2×2 quad of lanes (OpImageSampleImplicitLod).
+	LodImplicit
 )
 
 // ImageOp describes one image instruction.
@@ -343,9 +375,41 @@ type ImageOp struct {
 	// ResultTag is the texel component type ("F32", "U32", "S32", "F16").
 	ResultTag string
 	N         int
-	Lod       int32
-	Image_    *ImageType
-	Site      int32
+	// LodMode says how the level of detail is chosen; Lod is the Lod
+	// operand's slot (-1 none), LodFloat set when it is a float (sampling)
+	// rather than an integer level (fetch, read, write, size query).
+	LodMode  LodMode
+	Lod      int32
+	LodFloat bool
+	// Bias and MinLod are the Bias and MinLod operands' slots (-1 none).
+	Bias, MinLod int32
+	// GradX and GradY are the Grad operands' slots (GradN components
+	// each; -1 none).
+	GradX, GradY int32
+	GradN        int
+	Image_       *ImageType
+	Site         int32
+}
+
+// Reads calls f for every slot the operation reads besides the image
+// handle: the sampler, coordinates, texel, LOD, bias, minimum LOD and
+// gradients.
+func (io *ImageOp) Reads(f func(slot int32)) {
+	span := func(s int32, n int) {
+		for j := 0; s >= 0 && j < n; j++ {
+			f(s + int32(j))
+		}
+	}
+	span(io.Sampler, 1)
+	span(io.Coord, io.CoordN)
+	if io.Kind == ImageWrite {
+		span(io.Texel, io.N)
+	}
+	span(io.Lod, 1)
+	span(io.Bias, 1)
+	span(io.MinLod, 1)
+	span(io.GradX, io.GradN)
+	span(io.GradY, io.GradN)
 }
 
 // Repack reinterprets the bits of a value with one component width as a

@@ -72,22 +72,11 @@ func (p *Program) Registers() int {
 			}
 		}
 		if in.Op == OpImage {
-			io := &p.Images[in.Aux]
-			for _, s := range []int32{io.Sampler} {
-				if s >= 0 && !uniform[s] {
+			p.Images[in.Aux].Reads(func(s int32) {
+				if int(s) < n && !uniform[s] {
 					f(s)
 				}
-			}
-			if io.Texel >= 0 {
-				for j := 0; j < io.N; j++ {
-					f(io.Texel + int32(j))
-				}
-			}
-			for j := 0; j < io.CoordN; j++ {
-				if io.Coord >= 0 {
-					f(io.Coord + int32(j))
-				}
-			}
+			})
 		}
 	}
 	defs := func(in *Inst, f func(s int32)) {

@@ -147,6 +147,10 @@ var internalTable = map[uint32]extCost{
 	ir.InternalAsyncCopy:        {msg: PseudoLoad},
 	ir.InternalArrayLength:      {per: []string{sMove}}, // the buffer size is a uniform
 	ir.InternalF2HRound:         {per: []string{sCvt}},
+	// A derivative reads a neighbour lane's value (a quad swizzle, as a
+	// move) and subtracts; fwidth does it in x and y and adds the
+	// magnitudes.
+	ir.InternalDeriv: {per: []string{sMove, sAdd}},
 }
 
 // genericExt is the cost of a function the tables do not know: a special

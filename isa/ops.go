@@ -503,7 +503,7 @@ func (l *lowerer) imageOps(i int32, in *ir.Inst) error {
 	io := &l.p.Images[in.Aux]
 	n := max(io.N, 1)
 	switch io.Kind {
-	case ir.ImageQuerySize, ir.ImageQueryFormat, ir.ImageQueryOrder:
+	case ir.ImageQuerySize, ir.ImageQueryFormat, ir.ImageQueryOrder, ir.ImageQueryLevels:
 		// Read from the image descriptor (a uniform): moves.
 		return l.chain(i, repeat("move", n), 1, l.span(io.Image, 1, 64), slotsFrom(io.Dst, n), n)
 	}
@@ -512,6 +512,10 @@ func (l *lowerer) imageOps(i int32, in *ir.Inst) error {
 	cb := 32
 	reads = append(reads, l.span(io.Coord, io.CoordN, cb)...)
 	reads = append(reads, l.span(io.Lod, 1, 32)...)
+	reads = append(reads, l.span(io.Bias, 1, 32)...)
+	reads = append(reads, l.span(io.MinLod, 1, 32)...)
+	reads = append(reads, l.span(io.GradX, io.GradN, 32)...)
+	reads = append(reads, l.span(io.GradY, io.GradN, 32)...)
 	texelBits := 32
 	if io.ResultTag == "F16" {
 		texelBits = 16

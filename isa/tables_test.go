@@ -67,11 +67,11 @@ func TestExtTablesCoverGrammar(t *testing.T) {
 		}
 	}
 	for num := range internalTable {
-		if num > ir.InternalF2HRound {
+		if num > ir.InternalDeriv {
 			t.Errorf("internal %d unknown", num)
 		}
 	}
-	for num := ir.InternalBitFieldInsert; num <= ir.InternalF2HRound; num++ {
+	for num := ir.InternalBitFieldInsert; num <= ir.InternalDeriv; num++ {
 		if _, ok := internalTable[num]; !ok {
 			t.Errorf("internal extended operation %d has no cost", num)
 		}

@@ -378,7 +378,8 @@ func writeRenderText(out io.Writer, g *arch.GPU, rep renderReport) error {
 			st.FragmentsRasterized, st.EarlyZKilled, st.FragmentsShaded, st.HelperLanes, st.Discarded, st.LateZKilled, st.FragmentsWritten, st.Blended, st.Overdraw)
 		fmt.Fprintf(w, "  shading\t%d vertex warp instructions; %d fragment warps of %d, %d warp instructions\n",
 			st.VertexWarpInsts, st.FragmentWarps, st.FragmentWarpWidth, st.FragmentWarpInsts)
-		fmt.Fprintf(w, "  texture\t%d samples; cache %d hits, %d misses, hit rate %s\n", st.TextureSamples, st.TexCacheHits, st.TexCacheMisses, formatPct(100*st.TexCacheHitRate))
+		fmt.Fprintf(w, "  texture\t%d samples (%d minified, %d trilinear, mean mip level %.2f); cache %d hits, %d misses, hit rate %s\n",
+			st.TextureSamples, st.TexSamplesMinified, st.TexSamplesTrilinear, st.TexLodAvg, st.TexCacheHits, st.TexCacheMisses, formatPct(100*st.TexCacheHitRate))
 		fmt.Fprintf(w, "  tile memory\t%d bytes\n", st.TileMemoryBytes)
 		fmt.Fprintf(w, "  L2\t%d hits, %d misses\n", st.L2Hits, st.L2Misses)
 		fmt.Fprintf(w, "  DRAM read\t%d bytes: geometry %d, binning %d, texture %d, frame buffer %d\n",

@@ -733,6 +733,24 @@ func (l *loader) texture(p string, ti int) (int, scene.Sampler, error) {
 		if s.MagFilter == 9728 {
 			smp.Filter = scene.Nearest
 		}
+		// minFilter (glTF 2.0 §3.8.4 Samplers): NEAREST and LINEAR read
+		// level 0 only; the MIPMAP forms name the filter within a level,
+		// then between levels. Undefined: trilinear.
+		switch s.MinFilter {
+		case 0, 9987: // LINEAR_MIPMAP_LINEAR
+		case 9728: // NEAREST
+			smp.MinFilter, smp.Mipmap = scene.Nearest, scene.MipNone
+		case 9729: // LINEAR
+			smp.Mipmap = scene.MipNone
+		case 9984: // NEAREST_MIPMAP_NEAREST
+			smp.MinFilter, smp.Mipmap = scene.Nearest, scene.MipNearest
+		case 9985: // LINEAR_MIPMAP_NEAREST
+			smp.Mipmap = scene.MipNearest
+		case 9986: // NEAREST_MIPMAP_LINEAR
+			smp.MinFilter = scene.Nearest
+		default:
+			return 0, smp, l.errf(fmt.Sprintf("samplers[%d].minFilter", si), "%d is not a glTF minification filter (9728, 9729, 9984 to 9987)", s.MinFilter)
+		}
 		switch s.WrapS {
 		case 0, 10497:
 		case 33071:

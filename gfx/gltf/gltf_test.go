@@ -274,6 +274,9 @@ func TestBadInput(t *testing.T) {
 		{name: "texcoord set", edit: func(d map[string]any, _ fstest.MapFS) {
 			d["materials"].([]any)[0].(map[string]any)["pbrMetallicRoughness"].(map[string]any)["baseColorTexture"] = map[string]any{"index": 0, "texCoord": 1}
 		}, wants: []string{"texture coordinate set 1 is not supported"}},
+		{name: "min filter", edit: func(d map[string]any, _ fstest.MapFS) {
+			d["samplers"] = []any{map[string]any{"minFilter": 9730}}
+		}, wants: []string{"samplers[0].minFilter", "9730 is not a glTF minification filter"}},
 		{name: "nothing to draw", edit: func(d map[string]any, _ fstest.MapFS) { d["scenes"] = []any{map[string]any{"nodes": []int{}}} }, wants: []string{"nothing to draw"}},
 		{name: "glb truncated", raw: func() []byte { d, b, x := boxParts(); g := glb(d, b, x); return g[:40] }(), wants: []string{"GLB"}},
 		{name: "glb version", raw: func() []byte {
@@ -323,6 +326,36 @@ func acc(d map[string]any, i int) map[string]any   { return d["accessors"].([]an
 func jnode(d map[string]any, i int) map[string]any { return d["nodes"].([]any)[i].(map[string]any) }
 func jview(d map[string]any, i int) map[string]any {
 	return d["bufferViews"].([]any)[i].(map[string]any)
+}
+
+// A sampler's minFilter (glTF 2.0 §3.8.4 Samplers) sets the filter within
+// a level and the mipmap mode; left out, the sampler is trilinear.
+func TestMinFilter(t *testing.T) {
+	for _, c := range []struct {
+		minFilter any
+		filter    scene.Filter
+		mipmap    scene.Mipmap
+	}{
+		{nil, scene.Linear, scene.MipLinear},
+		{9728, scene.Nearest, scene.MipNone}, {9729, scene.Linear, scene.MipNone},
+		{9984, scene.Nearest, scene.MipNearest}, {9985, scene.Linear, scene.MipNearest},
+		{9986, scene.Nearest, scene.MipLinear}, {9987, scene.Linear, scene.MipLinear},
+	} {
+		doc, bin, tex := boxParts()
+		smp := map[string]any{"magFilter": 9728}
+		if c.minFilter != nil {
+			smp["minFilter"] = c.minFilter
+		}
+		doc["samplers"] = []any{smp}
+		s, err := Parse(mustJSON(doc), fstest.MapFS{"box.bin": {Data: bin}, "checker.png": {Data: tex}}, "box.gltf")
+		if err != nil {
+			t.Fatalf("minFilter %v: %v", c.minFilter, err)
+		}
+		got := s.Materials[s.Meshes[0].Material].Sampler
+		if got.Filter != scene.Nearest || got.MinFilter != c.filter || got.Mipmap != c.mipmap {
+			t.Errorf("minFilter %v: sampler %+v, want magnification nearest, minification %d, mipmap %d", c.minFilter, got, c.filter, c.mipmap)
+		}
+	}
 }
 
 func TestJPEGTextureAndMask(t *testing.T) {

@@ -188,7 +188,7 @@ func Spheres(triangles int) *Scene {
 func Cube() *Scene {
 	s := &Scene{Light: Vec3{0.5, 0.7, 0.5}.Norm()}
 	s.Textures = []Texture{checker("cube", 32, 4, [3]float64{0.95, 0.95, 0.95}, [3]float64{0.8, 0.2, 0.2})}
-	s.Materials = []Material{{Name: "cube", BaseColor: [4]float64{1, 1, 1, 1}, Texture: 0, Sampler: Sampler{Filter: Nearest, Wrap: Repeat}}}
+	s.Materials = []Material{{Name: "cube", BaseColor: [4]float64{1, 1, 1, 1}, Texture: 0, Sampler: Sampler{Filter: Nearest, MinFilter: Nearest, Mipmap: MipNearest, Wrap: Repeat}}}
 	m := Mesh{Name: "cube", Material: 0}
 	faces := []struct{ n, u, v Vec3 }{
 		{Vec3{0, 0, 1}, Vec3{1, 0, 0}, Vec3{0, 1, 0}}, {Vec3{0, 0, -1}, Vec3{-1, 0, 0}, Vec3{0, 1, 0}},

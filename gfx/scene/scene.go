@@ -27,10 +27,22 @@ const (
 	MirroredRepeat
 )
 
-// Sampler is how a material samples its texture.
+// Mipmap is how a minified texture uses its mip chain.
+type Mipmap uint8
+
+const (
+	MipLinear  Mipmap = iota // blend the two nearest levels (trilinear, with linear filters)
+	MipNearest               // the nearest level
+	MipNone                  // level 0 only (glTF's and GL's NEAREST and LINEAR minification)
+)
+
+// Sampler is how a material samples its texture. The zero Sampler is
+// trilinear (linear filters, linear mipmap) with repeat.
 type Sampler struct {
-	Filter Filter
-	Wrap   Wrap
+	Filter    Filter // magnification
+	MinFilter Filter // minification, within a level
+	Mipmap    Mipmap
+	Wrap      Wrap
 }
 
 // Texture is an RGBA8 image, rows top to bottom, not premultiplied.
