@@ -62,7 +62,13 @@ var frameCounters = counters.Register(&counters.Part{
 		counters.New("texture_cache_hits", "lines", "texture-cache line lookups that hit (each distinct line a lane's texels touch, once per instruction)"),
 		counters.New("texture_cache_misses", "lines", "texture-cache line lookups that missed"),
 		counters.New("texture_cache_hit_rate_pct", "%", "hits / lookups"),
-		counters.New("tile_memory_bytes", "B", "on-chip traffic of the tile buffer or GMEM: depth tests and writes, blend reads, colour writes, and reading tiles out for write-back"),
+		counters.New("tile_memory_bytes", "B", "on-chip traffic of the tile buffer or GMEM: depth tests and writes, blend reads, colour writes, attachments loaded in and read out for write-back"),
+		counters.New("render_passes", "passes", "render passes in the frame (the scene's; one for a single-pass scene)"),
+		counters.New("samples", "samples", "samples per pixel of the main pass (`--msaa`)"),
+		counters.New("attachment_load_bytes", "B", "attachment bytes read from memory into the tile buffer or GMEM by a load action `load` (GMEM: unresolves) or after a partial render, as sent to L2"),
+		counters.New("attachment_store_bytes", "B", "attachment bytes written to memory by a store action `store`: tile write-backs, GMEM resolves, depth stores, partial renders' stores, immediate mode's MSAA resolve; as sent to L2, compressed where the GPU compresses"),
+		counters.New("partial_renders", "renders", "renders of the tiles forced mid-pass by a full parameter buffer (`tiling.parameter_buffer_kib`), each storing colour and depth and loading them again"),
+		counters.New("parameter_buffer_peak_bytes", "B", "the most parameter-buffer memory (polygon lists, headers and the transformed vertices they use) a pass held (`tile_lists` with `tiling.parameter_buffer_kib`)"),
 		counters.New("command_stream_draws_processed", "draws", "draws the command processor walked, summed over passes"),
 	},
 })
@@ -116,6 +122,10 @@ func (st *FrameStats) Counters() counters.Set {
 		n("fragment_thread_instructions", st.FragmentThreadInsts), i("fragment_warp_width", st.FragmentWarpWidth),
 		n("texture_samples", st.TextureSamples), n("texture_cache_hits", st.TexCacheHits),
 		n("texture_cache_misses", st.TexCacheMisses), p.Of("texture_cache_hit_rate_pct", 100*st.TexCacheHitRate),
-		n("tile_memory_bytes", st.TileMemoryBytes), n("command_stream_draws_processed", st.CommandStreamOps))
+		n("tile_memory_bytes", st.TileMemoryBytes),
+		i("render_passes", st.RenderPasses), i("samples", st.Samples),
+		n("attachment_load_bytes", st.AttachmentLoadBytes), n("attachment_store_bytes", st.AttachmentStoreBytes),
+		i("partial_renders", st.PartialRenders), n("parameter_buffer_peak_bytes", st.ParameterBufferPeak),
+		n("command_stream_draws_processed", st.CommandStreamOps))
 	return s
 }

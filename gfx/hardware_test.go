@@ -56,6 +56,12 @@ var declAllowed = map[string]string{
 	"numAttrs":               "the number of vertex inputs of the shader interface",
 	"bindingDraw":            "a resource binding of the shader interface (set 0 binding 0)",
 	"bindingTexture":         "a resource binding of the shader interface (set 0 binding 1)",
+	"bindingInput":           "a resource binding of the shader interface (set 0 binding 2)",
+	"samplePositions":        "Vulkan's standard sample locations: the API's rule, the same on every GPU",
+	"depthUnormBits":         "bits of the unorm depth formats (format facts)",
+	"quadSide":               "a quad is 2x2 pixels: the rasteriser's unit",
+	"bitsPerByte":            "units",
+	"bytesPerKiB":            "units",
 }
 
 const (
@@ -115,13 +121,14 @@ var literalAllowed = map[string]map[string]string{
 		"255": "the largest 8-bit channel value",
 	},
 	"render.go": {
-		"2":    "2x2 quads: tiles are a whole number of quads",
-		"3":    "RGB channels",
-		"4":    "RGBA channels; bytes of a float32 attribute component or a 32-bit index",
-		"8":    "bits per byte",
-		"22":   "1<<22 warp instructions: the simulator's budget for one shader warp",
-		"255":  "an opaque white texel",
-		"1024": "KiB to bytes",
+		"2":   "2x2 quads: tiles are a whole number of quads",
+		"3":   "RGB channels",
+		"4":   "RGBA channels; bytes of a float32 attribute component or a 32-bit index",
+		"8":   "bits per byte",
+		"22":  "1<<22 warp instructions: the simulator's budget for one shader warp",
+		"255": "an opaque white texel",
+		"16":  "bit offset of an RGBA8 channel",
+		"24":  "bit offset of an RGBA8 channel",
 	},
 	"shader.go": {
 		"3":  "vec3 attributes",
@@ -129,6 +136,7 @@ var literalAllowed = map[string]map[string]string{
 		"32": "32-bit types of the shader interface",
 	},
 	"tilelists.go": {
+		"3":  "a triangle's vertices",
 		"2":  "the two passes of a tiled frame (vertex and tiling, fragment)",
 		"10": "64<<10: the gap after the polygon-list heap in the simulator's address map",
 		"64": "64<<10: the gap after the polygon-list heap in the simulator's address map",

@@ -422,17 +422,6 @@ func TestBadInput(t *testing.T) {
 	}
 }
 
-func TestTileBufferTooSmall(t *testing.T) {
-	_, err := New(gpu(t, "mali-32bit-tilebuffer.yaml"), builtin(t, "cube"), Options{Width: 16, Height: 16})
-	if err == nil || !strings.Contains(err.Error(), "32 bits per pixel") || !IsUserError(err) {
-		t.Errorf("got %v", err)
-	}
-	// Immediate mode does not use the tile buffer.
-	if _, err := New(gpu(t, "mali-32bit-tilebuffer.yaml"), builtin(t, "cube"), Options{Width: 16, Height: 16, Mode: Immediate}); err != nil {
-		t.Errorf("immediate mode: %v", err)
-	}
-}
-
 // TestRandomTrianglesAgreeEverywhere draws soups of random triangles —
 // crossing the near and far planes, the guard band and each other, both
 // windings, opaque, alpha-tested and blended — and checks that every

@@ -80,12 +80,19 @@ type FrameStats struct {
 	FragmentWarpWidth   int     `json:"fragment_warp_width"`
 	VertexWarpWidth     int     `json:"vertex_warp_width"`
 
-	TextureSamples   uint64  `json:"texture_samples"`
-	TexCacheHits     uint64  `json:"texture_cache_hits"`
-	TexCacheMisses   uint64  `json:"texture_cache_misses"`
-	TexCacheHitRate  float64 `json:"texture_cache_hit_rate"`
-	TileMemoryBytes  uint64  `json:"tile_memory_bytes"`
-	CommandStreamOps uint64  `json:"command_stream_draws_processed"`
+	TextureSamples  uint64  `json:"texture_samples"`
+	TexCacheHits    uint64  `json:"texture_cache_hits"`
+	TexCacheMisses  uint64  `json:"texture_cache_misses"`
+	TexCacheHitRate float64 `json:"texture_cache_hit_rate"`
+	TileMemoryBytes uint64  `json:"tile_memory_bytes"`
+	// Render passes and their attachments.
+	RenderPasses         int    `json:"render_passes"`
+	Samples              int    `json:"samples"`
+	AttachmentLoadBytes  uint64 `json:"attachment_load_bytes"`
+	AttachmentStoreBytes uint64 `json:"attachment_store_bytes"`
+	PartialRenders       int    `json:"partial_renders"`
+	ParameterBufferPeak  uint64 `json:"parameter_buffer_peak_bytes"`
+	CommandStreamOps     uint64 `json:"command_stream_draws_processed"`
 
 	PassCycles []Pass `json:"pass_cycles"`
 }
