@@ -54,6 +54,13 @@ func (fr *frameRun) storeColor(t *target, a *attachment) uint64 {
 			a.color[(t.y0+y)*a.w+t.x0+x] = t.resolved(y*t.w + x)
 		}
 	}
+	if a.comp != nil {
+		n, plain := fr.r.storeCompressed(a.comp, a, t.x0, t.y0, t.w, t.h)
+		fr.st.CompressedBytes += n
+		fr.st.UncompressedBytes += plain
+		fr.st.AttachmentStoreBytes += n
+		return n
+	}
 	n := fr.r.rectTraffic(a, t.x0, t.y0, t.w, t.h, true)
 	fr.st.AttachmentStoreBytes += n
 	return n
@@ -85,7 +92,12 @@ func (fr *frameRun) loadColor(t *target, a *attachment) uint64 {
 		}
 	}
 	*t.tileBytes += uint64(len(t.color) * colorBytes)
-	n := fr.r.rectTraffic(a, t.x0, t.y0, t.w, t.h, false)
+	var n uint64
+	if a.comp != nil {
+		n = fr.r.loadCompressed(a.comp, a, t.x0, t.y0, t.w, t.h)
+	} else {
+		n = fr.r.rectTraffic(a, t.x0, t.y0, t.w, t.h, false)
+	}
 	fr.st.AttachmentLoadBytes += n
 	return n
 }

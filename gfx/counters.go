@@ -67,11 +67,24 @@ var frameCounters = counters.Register(&counters.Part{
 		counters.New("samples", "samples", "samples per pixel of the main pass (`--msaa`)"),
 		counters.New("attachment_load_bytes", "B", "attachment bytes read from memory into the tile buffer or GMEM by a load action `load` (GMEM: unresolves) or after a partial render, as sent to L2"),
 		counters.New("attachment_store_bytes", "B", "attachment bytes written to memory by a store action `store`: tile write-backs, GMEM resolves, depth stores, partial renders' stores, immediate mode's MSAA resolve; as sent to L2, compressed where the GPU compresses"),
+		counters.New("framebuffer_uncompressed_bytes", "B", "colour the GPU wrote back compressed (`tiling.framebuffer_compression`: AFBC on Mali Bifrost, UBWC on Adreno), at its uncompressed size"),
+		counters.New("framebuffer_compressed_bytes", "B", "what it wrote instead: each block's header or metadata and its estimated payload (docs/rendering.md)"),
+		counters.New("framebuffer_compression_saved_bytes", "B", "`framebuffer_uncompressed_bytes` − `framebuffer_compressed_bytes`: the write-back bytes compression saved before caching (DRAM moves whole lines: compare `dram_write_framebuffer_bytes` with compression off)"),
+		counters.New("framebuffer_compression_ratio", "", "`framebuffer_uncompressed_bytes` / `framebuffer_compressed_bytes` (0 when nothing was compressed)"),
 		counters.New("partial_renders", "renders", "renders of the tiles forced mid-pass by a full parameter buffer (`tiling.parameter_buffer_kib`), each storing colour and depth and loading them again"),
 		counters.New("parameter_buffer_peak_bytes", "B", "the most parameter-buffer memory (polygon lists, headers and the transformed vertices they use) a pass held (`tile_lists` with `tiling.parameter_buffer_kib`)"),
 		counters.New("command_stream_draws_processed", "draws", "draws the command processor walked, summed over passes"),
 	},
 })
+
+// CompressionRatio is the uncompressed size of what the frame wrote back
+// compressed over its compressed size (0 when it compressed nothing).
+func (st *FrameStats) CompressionRatio() float64 {
+	if st.CompressedBytes == 0 {
+		return 0
+	}
+	return float64(st.UncompressedBytes) / float64(st.CompressedBytes)
+}
 
 // Counters are the frame's counters in the model's order.
 func (st *FrameStats) Counters() counters.Set {
@@ -125,6 +138,8 @@ func (st *FrameStats) Counters() counters.Set {
 		n("tile_memory_bytes", st.TileMemoryBytes),
 		i("render_passes", st.RenderPasses), i("samples", st.Samples),
 		n("attachment_load_bytes", st.AttachmentLoadBytes), n("attachment_store_bytes", st.AttachmentStoreBytes),
+		n("framebuffer_uncompressed_bytes", st.UncompressedBytes), n("framebuffer_compressed_bytes", st.CompressedBytes),
+		n("framebuffer_compression_saved_bytes", st.UncompressedBytes-st.CompressedBytes), p.Of("framebuffer_compression_ratio", st.CompressionRatio()),
 		i("partial_renders", st.PartialRenders), n("parameter_buffer_peak_bytes", st.ParameterBufferPeak),
 		n("command_stream_draws_processed", st.CommandStreamOps))
 	return s

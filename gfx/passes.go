@@ -153,6 +153,9 @@ type attachment struct {
 	base    uint64
 	color   []uint32  // colour, w×h×samples in raster order
 	depth   []float32 // depth, w×h×samples
+	// comp is the compressed form of a colour attachment that tiles are
+	// written back or bins resolved to on a GPU that compresses.
+	comp *compressedImage
 	// Transaction elimination: one CRC per tile of the pass.
 	crcBase  uint64
 	crcs     []uint32
@@ -316,6 +319,9 @@ func (r *Renderer) setupPasses() error {
 			p.color.crcs = make([]uint32, nt)
 			p.color.crcValid = make([]bool, nt)
 			p.color.crcBase = r.va.alloc(nt * g.Tiling.CRCBytesPerTile)
+		}
+		if c := newCompression(g); c != nil && p.color != nil && opt.Mode == Tiled && !(p.bins != nil && p.bins.DirectRendering) {
+			p.color.comp = r.newCompressedImage(c, p.color)
 		}
 		for _, in := range []struct {
 			src *scene.PassInput

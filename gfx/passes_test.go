@@ -164,6 +164,13 @@ func TestMSAAMatchesReference(t *testing.T) {
 	}
 }
 
+// compressing is a preset with its frame-buffer compression set to kind.
+func compressing(t testing.TB, name, kind string) *arch.GPU {
+	g := *gpu(t, name)
+	g.Tiling.FramebufferCompression = kind
+	return &g
+}
+
 // frameOn renders frame 0 of a scene.
 func frameOn(t *testing.T, g *arch.GPU, sc *scene.Scene, opt Options) FrameStats {
 	t.Helper()
@@ -278,19 +285,20 @@ func TestDepthStoreAction(t *testing.T) {
 func TestColorLoadAction(t *testing.T) {
 	sc := builtin(t, "spheres:2000")
 	const w, h = 128, 96
-	for _, g := range []string{"mali-g52", "adreno-640"} {
-		clearF := render(t, gpu(t, g), sc, Options{Width: w, Height: h}, 2)[1]
-		loadF := render(t, gpu(t, g), sc, Options{Width: w, Height: h, ColorLoad: LoadLoad}, 2)[1]
+	for _, name := range []string{"mali-g52", "adreno-640"} {
+		g := compressing(t, name, "none")
+		clearF := render(t, g, sc, Options{Width: w, Height: h}, 2)[1]
+		loadF := render(t, g, sc, Options{Width: w, Height: h, ColorLoad: LoadLoad}, 2)[1]
 		got := loadF.Stats.DRAMRead.Framebuffer - clearF.Stats.DRAMRead.Framebuffer
 		if got < uint64(w*h*colorBytes) || loadF.Stats.AttachmentLoadBytes != uint64(w*h*colorBytes) {
-			t.Errorf("%s: loading colour read %d more frame-buffer bytes (%d attachment bytes), want at least %d", g, got, loadF.Stats.AttachmentLoadBytes, w*h*colorBytes)
+			t.Errorf("%s: loading colour read %d more frame-buffer bytes (%d attachment bytes), want at least %d", name, got, loadF.Stats.AttachmentLoadBytes, w*h*colorBytes)
 		}
 		if d := countDiff(clearF.Image, loadF.Image); d != 0 {
-			t.Errorf("%s: the spheres cover the frame, yet loading changed %d pixels", g, d)
+			t.Errorf("%s: the spheres cover the frame, yet loading changed %d pixels", name, d)
 		}
-		dc := render(t, gpu(t, g), sc, Options{Width: w, Height: h, ColorLoad: LoadDontCare}, 1)[0]
-		if dc.Stats.DRAMRead.Framebuffer != render(t, gpu(t, g), sc, Options{Width: w, Height: h}, 1)[0].Stats.DRAMRead.Framebuffer {
-			t.Errorf("%s: don't-care read %d frame-buffer bytes", g, dc.Stats.DRAMRead.Framebuffer)
+		dc := render(t, g, sc, Options{Width: w, Height: h, ColorLoad: LoadDontCare}, 1)[0]
+		if dc.Stats.DRAMRead.Framebuffer != render(t, g, sc, Options{Width: w, Height: h}, 1)[0].Stats.DRAMRead.Framebuffer {
+			t.Errorf("%s: don't-care read %d frame-buffer bytes", name, dc.Stats.DRAMRead.Framebuffer)
 		}
 	}
 }
@@ -329,5 +337,90 @@ func TestDepthFormatPrecision(t *testing.T) {
 	}
 	if _, err := New(gpu(t, "mali-g52"), sc, Options{Width: w, Height: h, MSAA: 3}); err == nil || !IsUserError(err) {
 		t.Errorf("3 samples: %v", err)
+	}
+}
+
+// TestCompressionEstimate: the payload estimate per block. A solid block
+// is its header alone; a block of two colours in 4x4 sub-blocks costs per
+// sub-block and channel an 8-bit base plus a 1-bit delta per pixel where
+// the channel varies; noise costs the uncompressed block.
+func TestCompressionEstimate(t *testing.T) {
+	c := &fbCompression{kind: "afbc", bw: 16, bh: 16, sw: 4, sh: 4, header: 16, align: 1}
+	a := &attachment{w: 16, h: 16, color: make([]uint32, 256)}
+	ci := &compressedImage{c: c, bx: 1, by: 1, payload: make([]int, 1)}
+	fill := func(f func(x, y int) uint32) {
+		for y := 0; y < 16; y++ {
+			for x := 0; x < 16; x++ {
+				a.color[y*16+x] = f(x, y)
+			}
+		}
+	}
+	fill(func(x, y int) uint32 { return 0xff102030 })
+	if p := ci.estimate(a, 0, 0, 16, 16); p != 0 {
+		t.Errorf("solid block: payload %d", p)
+	}
+	// Checkerboard of two colours differing in red by 1: per sub-block
+	// red 8+16 bits, the other channels 8 bits each: 48 bits, 6 bytes.
+	fill(func(x, y int) uint32 { return 0xff102030 + uint32((x+y)%2) })
+	if p := ci.estimate(a, 0, 0, 16, 16); p != 16*6 {
+		t.Errorf("two colours: payload %d, want %d", p, 16*6)
+	}
+	// The checkerboard in one sub-block only: 6 bytes, and 4 (the bases)
+	// for each of the 15 solid ones.
+	fill(func(x, y int) uint32 {
+		if x < 4 && y < 4 {
+			return 0xff102030 + uint32((x+y)%2)
+		}
+		return 0xff102030
+	})
+	if p := ci.estimate(a, 0, 0, 16, 16); p != 66 {
+		t.Errorf("one varied sub-block: payload %d, want 66", p)
+	}
+	rng := rand.New(rand.NewSource(1))
+	fill(func(x, y int) uint32 { return rng.Uint32() })
+	if p := ci.estimate(a, 0, 0, 16, 16); p != 1024 {
+		t.Errorf("noise: payload %d, want the uncompressed 1024", p)
+	}
+	// UBWC-style rounding to 32-byte units.
+	c.align = 32
+	fill(func(x, y int) uint32 {
+		if x < 4 && y < 4 {
+			return 0xff102030 + uint32((x+y)%2)
+		}
+		return 0xff102030
+	})
+	if p := ci.estimate(a, 0, 0, 16, 16); p != 96 {
+		t.Errorf("one varied sub-block, 32-byte granule: payload %d, want 96", p)
+	}
+}
+
+// TestFramebufferCompression: AFBC (Mali-G52) and UBWC (Adreno 640)
+// write the frame buffer back in fewer DRAM bytes than uncompressed, and
+// the image is the same (the compression is lossless). The UI's flat
+// panels compress best.
+func TestFramebufferCompression(t *testing.T) {
+	const w, h = 256, 160
+	ratio := map[string]float64{}
+	for _, sc := range []string{"spheres:3000", "ui", "cube"} {
+		for _, tc := range []struct{ gpu, kind string }{{"mali-g52", "afbc"}, {"adreno-640", "ubwc"}} {
+			off := render(t, compressing(t, tc.gpu, "none"), builtin(t, sc), Options{Width: w, Height: h}, 1)[0]
+			on := render(t, gpu(t, tc.gpu), builtin(t, sc), Options{Width: w, Height: h}, 1)[0]
+			if d := countDiff(off.Image, on.Image); d != 0 {
+				t.Errorf("%s on %s: compression changed %d pixels", sc, tc.gpu, d)
+			}
+			a, b := off.Stats.DRAMWrite.Framebuffer, on.Stats.DRAMWrite.Framebuffer
+			r := on.Stats.CompressionRatio()
+			t.Logf("%s on %s (%s): frame-buffer DRAM writes %d -> %d (%.2fx); written back %d -> %d bytes (ratio %.2f)",
+				sc, tc.gpu, tc.kind, a, b, float64(a)/float64(b), on.Stats.UncompressedBytes, on.Stats.CompressedBytes, r)
+			if b >= a || r <= 1 || on.Stats.UncompressedBytes != off.Stats.AttachmentStoreBytes {
+				t.Errorf("%s on %s: frame-buffer DRAM writes %d with %s, %d without; ratio %.2f", sc, tc.gpu, b, tc.kind, a, r)
+			}
+			ratio[sc+" "+tc.kind] = r
+		}
+	}
+	for _, k := range []string{"afbc", "ubwc"} {
+		if ratio["ui "+k] <= ratio["spheres:3000 "+k] {
+			t.Errorf("%s: the UI compresses %.2fx, the spheres %.2fx", k, ratio["ui "+k], ratio["spheres:3000 "+k])
+		}
 	}
 }

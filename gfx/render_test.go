@@ -373,8 +373,9 @@ func TestTinyTrianglesDroppedByMaliTiler(t *testing.T) {
 
 func TestLayoutOption(t *testing.T) {
 	s := builtin(t, "cube")
-	a := render(t, gpu(t, "mali-g52"), s, Options{Width: 40, Height: 24}, 1)[0]
-	b := render(t, gpu(t, "mali-g52"), s, Options{Width: 40, Height: 24, Layout: layout.Linear, LayoutSet: true}, 1)[0]
+	g := compressing(t, "mali-g52", "none") // AFBC writes blocks whatever the layout
+	a := render(t, g, s, Options{Width: 40, Height: 24}, 1)[0]
+	b := render(t, g, s, Options{Width: 40, Height: 24, Layout: layout.Linear, LayoutSet: true}, 1)[0]
 	if countDiff(a.Image, b.Image) != 0 {
 		t.Error("the layout changes the image")
 	}

@@ -91,6 +91,8 @@ type FrameStats struct {
 	AttachmentLoadBytes  uint64 `json:"attachment_load_bytes"`
 	AttachmentStoreBytes uint64 `json:"attachment_store_bytes"`
 	PartialRenders       int    `json:"partial_renders"`
+	CompressedBytes      uint64 `json:"framebuffer_compressed_bytes"`
+	UncompressedBytes    uint64 `json:"framebuffer_uncompressed_bytes"`
 	ParameterBufferPeak  uint64 `json:"parameter_buffer_peak_bytes"`
 	CommandStreamOps     uint64 `json:"command_stream_draws_processed"`
 
