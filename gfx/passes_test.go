@@ -424,3 +424,110 @@ func TestFramebufferCompression(t *testing.T) {
 		}
 	}
 }
+
+// TestHiddenSurfaceRemoval: Rogue's deferred rendering shades each
+// covered opaque pixel once, where Mali and Adreno shade the overdraw
+// their early depth test lets through. The depth test passes the same
+// fragments on every GPU, so Mali's shaded fragments are exactly Rogue's
+// plus the ones its HSR removed; the image is the same.
+func TestHiddenSurfaceRemoval(t *testing.T) {
+	const w, h = 256, 160
+	sc := builtin(t, "spheres:3000")
+	opt := Options{Width: w, Height: h}
+	pvr := render(t, gpu(t, "powervr-gx6250"), sc, opt, 1)[0]
+	// The pixels opaque geometry covers: those the scene without its
+	// glass panes draws.
+	noGlass := *sc
+	noGlass.Instances = nil
+	for _, in := range sc.Instances {
+		if sc.Materials[sc.Meshes[in.Mesh].Material].Alpha != scene.Blend {
+			noGlass.Instances = append(noGlass.Instances, in)
+		}
+	}
+	covered := 0
+	img := render(t, gpu(t, "mali-g52"), &noGlass, Options{Width: w, Height: h, Mode: Immediate}, 1)[0].Image
+	for i := 0; i < len(img.Pix); i += 4 {
+		if img.Pix[i] != ClearColor[0] || img.Pix[i+1] != ClearColor[1] || img.Pix[i+2] != ClearColor[2] {
+			covered++
+		}
+	}
+	noHSR := *gpu(t, "powervr-gx6250")
+	noHSR.Tiling.HiddenSurfaceRemoval = false
+	plain := render(t, &noHSR, sc, opt, 1)[0]
+	mali := render(t, gpu(t, "mali-g52"), sc, opt, 1)[0]
+	adreno := render(t, gpu(t, "adreno-640"), sc, opt, 1)[0]
+	r, m, a := pvr.Stats, mali.Stats, adreno.Stats
+	opaque := r.FragmentsShaded - r.Blended // the glass panes are blended, shaded in order
+	t.Logf("fragments shaded: Rogue %d (%d opaque for %d covered pixels of %d, %d blended; %d removed by HSR), Rogue without HSR %d, Mali %d, Adreno %d",
+		r.FragmentsShaded, opaque, covered, w*h, r.Blended, r.HSRRemoved, plain.Stats.FragmentsShaded, m.FragmentsShaded, a.FragmentsShaded)
+	if opaque != uint64(covered) || covered < w*h*9/10 {
+		t.Errorf("Rogue shaded %d opaque fragments for %d covered pixels", opaque, covered)
+	}
+	for _, o := range []FrameStats{m, a, plain.Stats} {
+		if o.FragmentsShaded != r.FragmentsShaded+r.HSRRemoved || o.HSRRemoved != 0 {
+			t.Errorf("shaded %d (HSR removed %d); want Rogue's %d + %d", o.FragmentsShaded, o.HSRRemoved, r.FragmentsShaded, r.HSRRemoved)
+		}
+	}
+	if float64(m.FragmentsShaded) < 1.5*float64(r.FragmentsShaded) {
+		t.Errorf("Mali shaded %d fragments, Rogue %d: the scene's overdraw is about 2", m.FragmentsShaded, r.FragmentsShaded)
+	}
+	for _, f := range []*Frame{plain, mali, adreno} {
+		if d := countDiff(f.Image, pvr.Image); d != 0 {
+			t.Errorf("%d pixels differ from Rogue's deferred image", d)
+		}
+	}
+	if !(r.Cycles < plain.Stats.Cycles) {
+		t.Errorf("HSR: %.0f cycles, without %.0f", r.Cycles, plain.Stats.Cycles)
+	}
+	// With 4 samples a pixel on an edge shows two primitives and is
+	// shaded for each.
+	ms := render(t, gpu(t, "powervr-gx6250"), sc, Options{Width: w, Height: h, MSAA: 4}, 1)[0].Stats
+	if ms.FragmentsShaded-ms.Blended <= uint64(covered) || ms.FragmentsShaded >= m.FragmentsShaded {
+		t.Errorf("4x MSAA: Rogue shaded %d opaque fragments for %d covered pixels", ms.FragmentsShaded-ms.Blended, covered)
+	}
+}
+
+// TestParameterBufferOverflow: when a pass's polygon lists and
+// transformed vertices outgrow tiling.parameter_buffer_kib, the tiles are
+// rendered mid-frame (colour and depth stored) and loaded again when
+// rendering resumes: each partial render costs a store and a load of
+// both attachments, and the image is the same.
+func TestParameterBufferOverflow(t *testing.T) {
+	const w, h = 256, 160
+	sc := builtin(t, "spheres:3000")
+	opt := Options{Width: w, Height: h}
+	base := *gpu(t, "powervr-gx6250")
+	full := render(t, &base, sc, opt, 1)[0]
+	// A third of what the pass needs: two or three partial renders (the
+	// headers are in every render's share), then the final one.
+	kib := int(full.Stats.ParameterBufferPeak/1024/3) + 1
+	small := base
+	small.Tiling.ParameterBufferKiB = kib
+	over := render(t, &small, sc, opt, 1)[0]
+	f, o := full.Stats, over.Stats
+	t.Logf("parameter buffer: %d bytes at most unlimited, %d partial renders in %d KiB; frame-buffer DRAM %d -> %d bytes, cycles %.0f -> %.0f",
+		f.ParameterBufferPeak, o.PartialRenders, kib, f.DRAMRead.Framebuffer+f.DRAMWrite.Framebuffer, o.DRAMRead.Framebuffer+o.DRAMWrite.Framebuffer, f.Cycles, o.Cycles)
+	if f.PartialRenders != 0 || o.PartialRenders < 2 || o.ParameterBufferPeak > uint64(kib*1024)+2048 {
+		t.Fatalf("partial renders: %d unlimited, %d in %d KiB (peak %d bytes)", f.PartialRenders, o.PartialRenders, kib, o.ParameterBufferPeak)
+	}
+	if d := countDiff(full.Image, over.Image); d != 0 {
+		t.Errorf("partial renders changed %d pixels", d)
+	}
+	per := uint64(w*h) * uint64(colorBytes+4) // colour and 32-bit depth
+	n := uint64(o.PartialRenders)
+	if o.AttachmentStoreBytes-f.AttachmentStoreBytes != n*per || o.AttachmentLoadBytes-f.AttachmentLoadBytes != n*per {
+		t.Errorf("%d partial renders stored %d and loaded %d more bytes; want %d each", n, o.AttachmentStoreBytes-f.AttachmentStoreBytes, o.AttachmentLoadBytes-f.AttachmentLoadBytes, n*per)
+	}
+	if extra := (o.DRAMRead.Framebuffer + o.DRAMWrite.Framebuffer) - (f.DRAMRead.Framebuffer + f.DRAMWrite.Framebuffer); extra < 2*n*per*9/10 {
+		t.Errorf("partial renders moved %d more frame-buffer DRAM bytes; want about %d", extra, 2*n*per)
+	}
+	if !(o.Cycles > f.Cycles) || o.Passes != f.Passes+o.PartialRenders {
+		t.Errorf("cycles %.0f -> %.0f, passes %d -> %d", f.Cycles, o.Cycles, f.Passes, o.Passes)
+	}
+	// A buffer too small for the lists' headers is refused.
+	tiny := base
+	tiny.Tiling.ParameterBufferKiB = 1
+	if _, err := RenderFrames(&tiny, sc, Options{Width: 1024, Height: 1024}, 1); err == nil || !IsUserError(err) || !strings.Contains(err.Error(), "cannot hold the polygon-list headers") {
+		t.Errorf("1 KiB: %v", err)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"math"
 	"math/bits"
+	"sort"
 
 	"github.com/pocketgpu/pocketgpu/emu"
 	"github.com/pocketgpu/pocketgpu/spirv"
@@ -158,6 +159,26 @@ type fragUnit struct {
 	// mode); otherwise the unit's core shades everything (a Mali tile).
 	roundRobin bool
 	warps      int
+
+	// Hidden-surface removal (tiling.hidden_surface_removal): tags holds
+	// per sample of the target the opaque primitive visible there whose
+	// shading is pending (-1: none).
+	hsr     bool
+	tags    []int32
+	pending bool
+	entries []hsrEntry
+	// hsrVisible counts the pixels of primitives that passed the depth
+	// test since the last resolve; those not shaded then were removed.
+	hsrVisible uint64
+}
+
+// hsrEntry is a pixel of a primitive that is visible in some of the
+// pixel's samples when the pending fragments are shaded.
+type hsrEntry struct {
+	prim   int32
+	qy, qx int32 // the quad
+	k      uint8 // the pixel in the quad
+	mask   uint8 // its samples the primitive shows in
 }
 
 func newFragUnit(fr *frameRun, t *target) *fragUnit {
@@ -175,13 +196,37 @@ func (fu *fragUnit) begin(cell int32) {
 	clear(fu.stamp)
 	fu.batchID = 1
 	fu.cell = cell
+	if fu.hsr {
+		m := t.w * t.h * t.samples
+		if cap(fu.tags) < m {
+			fu.tags = make([]int32, m)
+		}
+		fu.tags = fu.tags[:m]
+		for i := range fu.tags {
+			fu.tags[i] = -1
+		}
+		fu.pending = false
+	}
 }
 
-// raster walks the quads of primitive pi inside the target.
+// raster walks the quads of primitive pi inside the target. With
+// hidden-surface removal an opaque primitive tested early only has its
+// visibility resolved (hsrRaster); any other first has the fragments
+// pending under it shaded.
 func (fu *fragUnit) raster(pi int32) error {
 	fr := fu.fr
 	p := &fr.prims[pi]
 	t := fu.tgt
+	if fu.hsr {
+		d := fr.draws[p.draw]
+		if !d.lateZ && !d.blend && d.depthWrite && t.depth != nil {
+			fu.hsrRaster(pi, p)
+			return nil
+		}
+		if err := fu.resolveHSR(); err != nil {
+			return err
+		}
+	}
 	x0, y0 := max(int(p.bx0), t.x0), max(int(p.by0), t.y0)
 	x1, y1 := min(int(p.bx1), t.x0+t.w-1), min(int(p.by1), t.y0+t.h-1)
 	if x0 > x1 || y0 > y1 {
@@ -262,6 +307,118 @@ func (p *prim) interp(px, py int) laneInfo {
 	return li
 }
 
+// hsrRaster is the ISP's work for an opaque primitive: coverage and the
+// depth test per sample, depth written, and the primitive tagged as what
+// the samples that passed show, replacing what was pending there (whose
+// shading is then never done).
+func (fu *fragUnit) hsrRaster(pi int32, p *prim) {
+	fr := fu.fr
+	t := fu.tgt
+	x0, y0 := max(int(p.bx0), t.x0), max(int(p.by0), t.y0)
+	x1, y1 := min(int(p.bx1), t.x0+t.w-1), min(int(p.by1), t.y0+t.h-1)
+	for py := y0; py <= y1; py++ {
+		for px := x0; px <= x1; px++ {
+			m := p.sampleMask(px, py, fu.samplePos)
+			if m == 0 {
+				continue
+			}
+			fr.st.FragmentsRasterized++
+			passed := false
+			for s, pos := range fu.samplePos {
+				if m&(1<<s) == 0 {
+					continue
+				}
+				z := t.depthFmt.quantize(p.depthAt(samplePoint(px, py, pos)))
+				if z < t.readDepth(px, py, s) {
+					t.writeDepth(px, py, s, z)
+					fu.tags[t.at(px, py, s)] = pi
+					passed = true
+				}
+			}
+			if passed {
+				fu.hsrVisible++
+				fu.pending = true
+			} else {
+				fr.st.EarlyZKilled++
+			}
+		}
+	}
+}
+
+// resolveHSR shades the pending visible fragments: per primitive in
+// submission order, each pixel once, in quads whose other pixels run as
+// helpers; colour goes to the samples the primitive shows in.
+func (fu *fragUnit) resolveHSR() error {
+	if !fu.pending {
+		return nil
+	}
+	fr := fu.fr
+	t := fu.tgt
+	fu.entries = fu.entries[:0]
+	for y := 0; y < t.h; y++ {
+		for x := 0; x < t.w; x++ {
+			base := (y*t.w + x) * t.samples
+			for s := 0; s < t.samples; s++ {
+				pi := fu.tags[base+s]
+				if pi < 0 {
+					continue
+				}
+				// The first sample of this primitive in the pixel
+				// gathers its mask.
+				seen := false
+				for s2 := 0; s2 < s; s2++ {
+					seen = seen || fu.tags[base+s2] == pi
+				}
+				if seen {
+					continue
+				}
+				var mask uint8
+				for s2 := s; s2 < t.samples; s2++ {
+					if fu.tags[base+s2] == pi {
+						mask |= 1 << s2
+					}
+				}
+				px, py := t.x0+x, t.y0+y
+				fu.entries = append(fu.entries, hsrEntry{prim: pi, qy: int32(py &^ 1), qx: int32(px &^ 1), k: uint8(px&1 + (py&1)*2), mask: mask})
+			}
+		}
+		for i := y * t.w * t.samples; i < (y+1)*t.w*t.samples; i++ {
+			fu.tags[i] = -1
+		}
+	}
+	fu.pending = false
+	sort.Slice(fu.entries, func(i, j int) bool {
+		a, b := &fu.entries[i], &fu.entries[j]
+		if a.prim != b.prim {
+			return a.prim < b.prim
+		}
+		if a.qy != b.qy {
+			return a.qy < b.qy
+		}
+		if a.qx != b.qx {
+			return a.qx < b.qx
+		}
+		return a.k < b.k
+	})
+	fr.st.HSRRemoved += fu.hsrVisible - uint64(len(fu.entries))
+	fu.hsrVisible = 0
+	for i := 0; i < len(fu.entries); {
+		e := fu.entries[i]
+		var cov uint8
+		var scov [4]uint8
+		j := i
+		for ; j < len(fu.entries) && fu.entries[j].prim == e.prim && fu.entries[j].qy == e.qy && fu.entries[j].qx == e.qx; j++ {
+			cov |= 1 << fu.entries[j].k
+			scov[fu.entries[j].k] = fu.entries[j].mask
+		}
+		i = j
+		if err := fu.enqueue(e.prim, int(e.qx), int(e.qy), cov, cov, scov, scov); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 func (fu *fragUnit) addQuad(pi int32, p *prim, qx, qy int, cov uint8, scov [4]uint8) error {
 	fr := fu.fr
 	d := fr.draws[p.draw]
@@ -298,6 +455,17 @@ func (fu *fragUnit) addQuad(pi int32, p *prim, qx, qy int, cov uint8, scov [4]ui
 			return nil
 		}
 	}
+	return fu.enqueue(pi, qx, qy, cov, live, scov, slive)
+}
+
+// enqueue adds a quad to the batch the next warp shades, shading the
+// batch first when the quad belongs to another draw or its position is
+// already in the batch.
+func (fu *fragUnit) enqueue(pi int32, qx, qy int, cov, live uint8, scov, slive [4]uint8) error {
+	fr := fu.fr
+	t := fu.tgt
+	p := &fr.prims[pi]
+	d := fr.draws[p.draw]
 	si := ((qy-t.y0)/2)*((t.w+1)/2) + (qx-t.x0)/2
 	if len(fu.batch) > 0 && (fu.batchDraw != p.draw || fu.stamp[si] == fu.batchID) {
 		if err := fu.flush(); err != nil {

@@ -71,6 +71,7 @@ type FrameStats struct {
 	HelperLanes         uint64  `json:"helper_lanes"`
 	Discarded           uint64  `json:"fragments_discarded"`
 	LateZKilled         uint64  `json:"fragments_late_z_killed"`
+	HSRRemoved          uint64  `json:"fragments_hsr_removed"`
 	FragmentsWritten    uint64  `json:"fragments_written"`
 	Blended             uint64  `json:"fragments_blended"`
 	Overdraw            float64 `json:"overdraw"`

@@ -66,6 +66,7 @@ func (fr *frameRun) renderTiled() error {
 		}
 	}
 	fr.st.PolygonListAlloc += uint64(fixed)
+	fr.st.ParameterBufferPeak = max(fr.st.ParameterBufferPeak, uint64(fixed))
 	recBytes := fr.vertexRecordBytes()
 	pbBytes := tl.ParameterBufferKiB * bytesPerKiB
 	if pbBytes > 0 && fixed+3*recBytes > pbBytes {
@@ -126,9 +127,6 @@ func (fr *frameRun) renderTiled() error {
 				refs++
 			}
 		}
-		if pbBytes == 0 {
-			continue
-		}
 		for _, v := range pr.v {
 			if vstamp[v] != segment {
 				vstamp[v] = segment
@@ -136,7 +134,7 @@ func (fr *frameRun) renderTiled() error {
 			}
 		}
 		fr.st.ParameterBufferPeak = max(fr.st.ParameterBufferPeak, uint64(occupancy))
-		if occupancy > pbBytes && pi+1 < len(fr.prims) {
+		if pbBytes > 0 && occupancy > pbBytes && pi+1 < len(fr.prims) {
 			// The buffer is full: a partial render of what it holds.
 			fr.writeListHeaders(tls)
 			tilerBytes += fr.dramTotal() - tilerStart
@@ -224,6 +222,7 @@ func (fr *frameRun) renderTiles(tls *tileLists, first, final bool) (float64, err
 	crcBytes := tl.CRCBytesPerTile
 	tgt := &target{tileBytes: &fr.st.TileMemoryBytes, samples: p.samples, depthFmt: p.depthFmt, hasColor: p.color != nil}
 	fu := newFragUnit(fr, tgt)
+	fu.hsr = tl.HiddenSurfaceRemoval
 	coreBusy := make([]float64, max(g.Cores, 1))
 	recBytes := uint64(fr.vertexRecordBytes())
 	fragStart := fr.dramTotal()
@@ -284,6 +283,9 @@ func (fr *frameRun) renderTiles(tls *tileLists, first, final bool) (float64, err
 			if err := fu.raster(pi); err != nil {
 				return 0, err
 			}
+		}
+		if err := fu.resolveHSR(); err != nil {
+			return 0, err
 		}
 		if err := fu.flush(); err != nil {
 			return 0, err
