@@ -28,6 +28,7 @@ func (fr *frameRun) runPass(p *renderPass) error {
 	fr.pass, fr.prog = p, p.prog
 	fr.draws, fr.clip, fr.vary, fr.prims = nil, nil, nil, nil
 	fr.vertexWork, fr.visBase, fr.passVertices = Work{}, 0, 0
+	fr.passStart = fr.dramTotal()
 	if err := fr.prepareDraws(); err != nil {
 		return err
 	}
@@ -54,6 +55,11 @@ func (fr *frameRun) runPass(p *renderPass) error {
 	}
 	if p.main {
 		fr.mainGrid = fr.grid
+	}
+	for _, a := range []*attachment{p.color, p.depth} {
+		if a != nil && a.tex != nil {
+			a.refreshTexture()
+		}
 	}
 	return nil
 }
@@ -96,7 +102,7 @@ func (fr *frameRun) renderImmediate() error {
 	p := fr.pass
 	W, H := p.w, p.h
 	start := fr.dramTotal()
-	vs := math.Max(r.cost.Shader(fr.vertexWork, g.Cores), r.cost.Memory(Work{DRAMBytes: float64(start)}))
+	vs := math.Max(r.cost.Shader(fr.vertexWork, g.Cores), r.cost.Memory(Work{DRAMBytes: float64(start - fr.passStart)}))
 	tgt := &target{immediate: true, x0: 0, y0: 0, w: W, h: H, samples: p.samples, depthFmt: p.depthFmt, ms: r.ms, tileBytes: &fr.st.TileMemoryBytes}
 	if a := p.color; a != nil {
 		if p.colorMS != nil {

@@ -43,6 +43,7 @@ type drawState struct {
 	addrs      meshAddrs
 	ubo        [shaders.DrawBlockSize]byte
 	image      *emu.Image
+	input      *emu.Image // set 0 binding 2: an earlier pass's attachment
 	vs, fs     *stageRun
 	cullBack   bool
 	blend      bool
@@ -74,6 +75,7 @@ type frameRun struct {
 
 	vertexWork   Work
 	passVertices uint64  // vertices the pass's vertex shading ran
+	passStart    uint64  // DRAM bytes of the frame before the pass
 	visBase      uint64  // Adreno visibility streams
 	overlap      float64 // cycles hidden by concurrent binning
 	clipScratch
@@ -115,20 +117,26 @@ func (fr *frameRun) prepareDraws() error {
 		m := &sc.Meshes[in.Mesh]
 		mat := &sc.Materials[m.Material]
 		r.draws++
-		d := &drawState{index: i, serial: r.draws, mesh: m, mat: mat, addrs: r.meshAddr[in.Mesh], image: r.white}
+		d := &drawState{index: i, serial: r.draws, mesh: m, mat: mat, addrs: r.meshAddr[in.Mesh], image: r.white, input: r.white}
 		if mat.Texture >= 0 {
 			d.image = r.images[mat.Texture]
+		}
+		smp, inSmp := samplerBits(mat.Sampler), uint64(0)
+		if p.texture != nil {
+			d.image, smp = p.texture.tex, samplerBits(p.spec.Texture.Sampler)
+		}
+		if p.input != nil {
+			d.input, inSmp = p.input.tex, samplerBits(p.spec.Input.Sampler)
 		}
 		fs := fr.prog.fs
 		if mat.Alpha == scene.Mask {
 			fs = fr.prog.fsMasked
 		}
-		smp := samplerBits(mat.Sampler)
 		var err error
-		if d.vs, err = r.stage(fr.prog.vs, smp, 0); err != nil {
+		if d.vs, err = r.stage(fr.prog.vs, smp, inSmp); err != nil {
 			return err
 		}
-		if d.fs, err = r.stage(fs, smp, 0); err != nil {
+		if d.fs, err = r.stage(fs, smp, inSmp); err != nil {
 			return err
 		}
 		d.cullBack = !mat.DoubleSided
@@ -159,6 +167,11 @@ func (fr *frameRun) prepareDraws() error {
 		putF32(d.ubo[:], 160, cutoff)
 		putF32(d.ubo[:], 164, lit)
 		putF32(d.ubo[:], 168, float64(fr.index))
+		if p.lightFrom != nil {
+			for k, v := range p.lightFrom.vp.Mul(in.Transform) {
+				putF32(d.ubo[:], 176+4*k, v)
+			}
+		}
 		fr.draws = append(fr.draws, d)
 	}
 	fr.st.Draws += len(fr.draws)
@@ -173,6 +186,7 @@ func (fr *frameRun) bind(d *drawState, sr *stageRun) {
 		r.uboFor = d.serial
 	}
 	sr.d.Images[0] = d.image
+	sr.d.Images[1] = d.input
 }
 
 // vertexBatch is the vertices one vertex warp shades.

@@ -65,7 +65,7 @@ var declAllowed = map[string]string{
 }
 
 const (
-	drawBlock = "offsets of the std140 Draw block's members (model 64, baseColor 128, lightDir 144, params 160 to 168): the shader interface"
+	drawBlock = "offsets of the std140 Draw block's members (model 64, baseColor 128, lightDir 144, params 160 to 168, lightMvp 176): the shader interface"
 	heat      = "colours, shades and sizes of the heatmap images: presentation"
 )
 
@@ -98,6 +98,7 @@ var literalAllowed = map[string]map[string]string{
 		"160":  drawBlock,
 		"164":  drawBlock,
 		"168":  drawBlock,
+		"176":  drawBlock,
 		"1024": "headroom of the simulator's post-transform buffer",
 		"1e-6": "clip-space w below which a vertex is behind the eye (numerical guard)",
 	},
@@ -134,6 +135,9 @@ var literalAllowed = map[string]map[string]string{
 		"3":  "vec3 attributes",
 		"4":  "vec4 values; the 4 lanes of a quad",
 		"32": "32-bit types of the shader interface",
+	},
+	"passes.go": {
+		"4": "bytes of an RGBA8 texel or a float32 depth in a sampled attachment's image",
 	},
 	"tilelists.go": {
 		"3":  "a triangle's vertices",

@@ -1,14 +1,17 @@
 package gfx
 
 import (
+	"encoding/binary"
 	"math"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/pocketgpu/pocketgpu/arch"
+	"github.com/pocketgpu/pocketgpu/emu"
 	"github.com/pocketgpu/pocketgpu/gfx/layout"
 	"github.com/pocketgpu/pocketgpu/gfx/scene"
+	"github.com/pocketgpu/pocketgpu/spirv"
 )
 
 // LoadOp is what a render pass does with an attachment's contents when it
@@ -156,6 +159,10 @@ type attachment struct {
 	// comp is the compressed form of a colour attachment that tiles are
 	// written back or bins resolved to on a GPU that compresses.
 	comp *compressedImage
+	// tex is the image the executor samples when a later pass reads the
+	// attachment (RGBA8 colour, or depth as 32-bit floats): what memory
+	// holds at the end of the pass that draws it.
+	tex *emu.Image
 	// Transaction elimination: one CRC per tile of the pass.
 	crcBase  uint64
 	crcs     []uint32
@@ -292,7 +299,11 @@ func (r *Renderer) setupPasses() error {
 		if p.depthFmt.name == "none" {
 			p.depthFmt = depthFormat{}
 		}
-		if p.prog, err = r.program(sp.Shading, sp.Color); err != nil {
+		shading := sp.Shading
+		if p.main && (opt.VS != nil || opt.FS != nil) {
+			shading = "" // the user's shaders draw the main pass
+		}
+		if p.prog, err = r.program(shading, sp.Color); err != nil {
 			return err
 		}
 		if sp.LightFrom != "" {
@@ -339,6 +350,7 @@ func (r *Renderer) setupPasses() error {
 				return inputErrorf("pass %s samples the %s of pass %s, which has none", p.name, map[bool]string{true: "depth", false: "colour"}[in.src.Depth], src.name)
 			}
 			*in.dst = a
+			r.sample(a)
 		}
 		if sh := p.prog.fs; sh.inputParam >= 0 && p.input == nil {
 			par := sh.ir.Params[sh.inputParam]
@@ -351,6 +363,69 @@ func (r *Renderer) setupPasses() error {
 		}
 	}
 	return nil
+}
+
+// sample makes an attachment one a later pass samples: an image for the
+// executor, whose texel addresses the texture unit sees at the
+// attachment's place in memory (texelAddrs).
+func (r *Renderer) sample(a *attachment) {
+	if a.tex != nil {
+		return
+	}
+	ch, typ := colorBytes, emu.ChanUNorm8
+	if a.isDepth {
+		ch, typ = 1, emu.ChanF32
+	}
+	n := a.w * a.h * ch * typ.Bytes()
+	a.tex = &emu.Image{Dim: spirv.Dim2D, Width: a.w, Height: a.h, Depth: 1, Channels: ch, Type: typ, RowPitch: a.w * ch * typ.Bytes(), SlicePitch: n}
+	a.tex.Buf = r.mem.Alloc(n, a.name, true)
+	r.sampled = append(r.sampled, a)
+}
+
+// refreshTexture copies what memory holds of a sampled attachment into
+// its image: colour as RGBA8, depth (its first sample) as float32.
+func (a *attachment) refreshTexture() {
+	b := a.tex.Buf.Data
+	for i := 0; i < a.w*a.h; i++ {
+		if a.isDepth {
+			binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(a.depth[i*a.samples]))
+		} else {
+			binary.LittleEndian.PutUint32(b[4*i:], a.color[i])
+		}
+	}
+}
+
+// sampledAt is the sampled attachment whose image holds addr, or nil.
+func (r *Renderer) sampledAt(addr uint64) *attachment {
+	for _, a := range r.sampled {
+		if b := a.tex.Buf; addr >= b.Base && addr < b.Base+uint64(len(b.Data)) {
+			return a
+		}
+	}
+	return nil
+}
+
+// texelAddrs maps the executor's texel addresses in a sampled
+// attachment's image to what the texture unit reads in memory: the
+// texels' places in the attachment's layout, or for a compressed one
+// their blocks' headers and their shares of the payloads. It returns the
+// addresses and the bytes read at each.
+func (a *attachment) texelAddrs(addrs []uint64, out []uint64) ([]uint64, int) {
+	out = out[:0]
+	tb := uint64(a.tex.TexelBytes())
+	for _, ad := range addrs {
+		i := int((ad - a.tex.Buf.Base) / tb)
+		x, y := i%a.w, i/a.w
+		if a.comp != nil {
+			out = a.comp.texelAddrs(a, x, y, out)
+		} else {
+			out = append(out, a.addr(x, y, 0))
+		}
+	}
+	if a.comp != nil {
+		return out, 1
+	}
+	return out, a.bpp
 }
 
 // configureTiling checks the GPU's tiling parameters against a pass's

@@ -531,3 +531,51 @@ func TestParameterBufferOverflow(t *testing.T) {
 		t.Errorf("1 KiB: %v", err)
 	}
 }
+
+// TestMultiPassScene: the shadows scene's three passes — a depth-only
+// shadow map from the light, the main pass sampling it, a post-process
+// pass sampling the main pass's colour — read each other's attachments
+// from memory: the shadow map is stored (its depth written back) and its
+// texels fetched; the main colour is fetched by the post-process pass,
+// fewer bytes of it where AFBC compressed it (on the Mali-G52, whose
+// 128 KB L2 does not hold the frame; the Adreno 640's 2 MB system-level
+// cache does, so its DRAM reads do not show the colour). A shadow map with
+// nothing in it lights everything; a main pass whose colour is not stored
+// leaves the post-process pass what memory held before.
+func TestMultiPassScene(t *testing.T) {
+	const w, h = 192, 128
+	sc := builtin(t, "shadows")
+	opt := Options{Width: w, Height: h}
+	for _, name := range []string{"mali-g52", "adreno-640", "powervr-gx6250"} {
+		f := render(t, gpu(t, name), sc, opt, 1)[0]
+		st := f.Stats
+		if st.RenderPasses != 3 || !strings.HasPrefix(st.PassCycles[0].Name, "shadow: ") || !strings.HasPrefix(st.PassCycles[len(st.PassCycles)-1].Name, "bloom: ") {
+			t.Errorf("%s: %d render passes, passes %v", name, st.RenderPasses, st.PassCycles)
+		}
+		// The shadow map's depth (512x512, 4 bytes) is stored.
+		if st.AttachmentStoreBytes < 512*512*4 {
+			t.Errorf("%s: %d attachment bytes stored; the shadow map alone is %d", name, st.AttachmentStoreBytes, 512*512*4)
+		}
+		plain := render(t, compressing(t, name, "none"), sc, opt, 1)[0].Stats
+		t.Logf("%s: texture DRAM reads %d bytes (%d without compression), frame buffer written %d (%d), %d passes, %.0f cycles",
+			name, st.DRAMRead.Texture, plain.DRAMRead.Texture, st.DRAMWrite.Framebuffer, plain.DRAMWrite.Framebuffer, len(st.PassCycles), st.Cycles)
+		if name != "adreno-640" && plain.DRAMRead.Texture < uint64(w*h*colorBytes) {
+			t.Errorf("%s: %d texture bytes read; the main pass's colour alone is %d", name, plain.DRAMRead.Texture, w*h*colorBytes)
+		}
+		if name == "mali-g52" && st.DRAMRead.Texture >= plain.DRAMRead.Texture {
+			t.Errorf("%s: compressed, the passes read %d texture bytes; uncompressed %d", name, st.DRAMRead.Texture, plain.DRAMRead.Texture)
+		}
+	}
+	g := gpu(t, "mali-g52")
+	img := render(t, g, sc, opt, 1)[0].Image
+	unlit := *sc
+	unlit.Passes = append([]scene.Pass(nil), sc.Passes...)
+	unlit.Passes[0].Instances = func(int) []scene.Instance { return nil }
+	if d := countDiff(img, render(t, g, &unlit, opt, 1)[0].Image); d < w*h/50 {
+		t.Errorf("an empty shadow map changed only %d pixels", d)
+	}
+	dropped := render(t, g, sc, Options{Width: w, Height: h, ColorStore: StoreDontCare}, 1)[0]
+	if d := countDiff(img, dropped.Image); d < w*h/2 {
+		t.Errorf("the main pass's colour not stored: only %d pixels changed", d)
+	}
+}

@@ -163,10 +163,11 @@ type fragUnit struct {
 	// Hidden-surface removal (tiling.hidden_surface_removal): tags holds
 	// per sample of the target the opaque primitive visible there whose
 	// shading is pending (-1: none).
-	hsr     bool
-	tags    []int32
-	pending bool
-	entries []hsrEntry
+	hsr      bool
+	tags     []int32
+	pending  bool
+	entries  []hsrEntry
+	texAddrs []uint64 // texel addresses mapped to a sampled attachment's memory
 	// hsrVisible counts the pixels of primitives that passed the depth
 	// test since the last resolve; those not shaded then were removed.
 	hsrVisible uint64
@@ -696,12 +697,20 @@ func (fu *fragUnit) textureStep() uint64 {
 	tr := &fu.trace
 	var samples uint64
 	active := tr.Active.Count()
+	r := fu.fr.r
 	for _, a := range tr.Accesses {
 		if a.Kind != emu.AccessTexture {
 			continue
 		}
 		samples += uint64(active)
-		fu.fr.r.ms.texture(fu.core, tr.Addrs[a.Start:a.Start+a.N], a.Bytes, active)
+		addrs, bytes := tr.Addrs[a.Start:a.Start+a.N], a.Bytes
+		if len(r.sampled) > 0 && len(addrs) > 0 {
+			if att := r.sampledAt(addrs[0]); att != nil {
+				fu.texAddrs, bytes = att.texelAddrs(addrs, fu.texAddrs)
+				addrs = fu.texAddrs
+			}
+		}
+		r.ms.texture(fu.core, addrs, bytes, active)
 	}
 	return samples
 }

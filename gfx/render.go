@@ -148,6 +148,7 @@ type Renderer struct {
 
 	passes   []*renderPass
 	mainPass *renderPass
+	sampled  []*attachment // attachments later passes sample
 	frame    int
 }
 
@@ -285,8 +286,18 @@ func (r *Renderer) loadProgram(shading string) (*program, error) {
 			fsSrc, fsName = r.opt.FS, r.opt.FSName
 			maskedSrc = nil
 		}
+	case "depth":
+		fsSrc, fsName = shaders.FragmentDepth, "depth.frag"
+		maskedSrc = nil
+	case "shadowed":
+		vsSrc, vsName = shaders.VertexShadowed, "shadowed.vert"
+		fsSrc, fsName = shaders.FragmentShadowed, "shadowed.frag"
+		maskedSrc = nil
+	case "bloom":
+		fsSrc, fsName = shaders.FragmentBloom, "bloom.frag"
+		maskedSrc = nil
 	default:
-		return nil, inputErrorf("scene: a pass uses shading %q, which the renderer does not have", shading)
+		return nil, inputErrorf("scene: a pass uses shading %q, which the renderer does not have (depth, shadowed, bloom)", shading)
 	}
 	var err error
 	if pr.vs, err = loadShader(g, vsSrc, vsName, spirv.ExecutionModelVertex); err != nil {

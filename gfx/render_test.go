@@ -100,6 +100,7 @@ func TestGoldenImages(t *testing.T) {
 		{"spheres", "spheres:3000", 128, 80, "", ""},
 		{"ui", "ui", 112, 72, "", ""},
 		{"user-shaders", "cube", 96, 64, "uvcolor.vert.spv", "stripes.frag.spv"},
+		{"shadows", "shadows", 128, 80, "", ""},
 	}
 	for _, gd := range goldens {
 		path := filepath.Join("testdata", "golden", gd.name+".png")

@@ -78,7 +78,7 @@ func (fr *frameRun) renderTiled() error {
 	heap := r.va.alloc(0) // chunks are carved from here on
 	heapNext := heap
 	heapTop := heap
-	geomBytes := fr.dramTotal()
+	geomBytes := fr.dramTotal() - fr.passStart // the pass's vertex work
 	fr.initGrid(tw, th, tx, ty)
 	passesBefore := len(fr.st.PassCycles)
 
@@ -89,7 +89,7 @@ func (fr *frameRun) renderTiled() error {
 	occupancy := fixed
 	vstamp := make([]int32, len(fr.clip))
 	segment := int32(1)
-	tilerStart := geomBytes
+	tilerStart := fr.dramTotal()
 	for pi := range fr.prims {
 		pr := &fr.prims[pi]
 		if tl.DropSamplelessPrimitives && !pr.coversSample(samplePositions[p.samples]) {

@@ -130,10 +130,12 @@ type Pass struct {
 	Main bool
 }
 
-// PassInput names an attachment of an earlier pass.
+// PassInput names an attachment of an earlier pass and how it is
+// sampled.
 type PassInput struct {
-	Pass  string
-	Depth bool // the depth attachment, not the colour one
+	Pass    string
+	Depth   bool // the depth attachment, not the colour one
+	Sampler Sampler
 }
 
 // Scene is everything one frame draws. Instances are drawn in order.
@@ -266,6 +268,13 @@ func (s *Scene) validatePasses() error {
 			}
 			if (in.Depth && !src.Depth) || (!in.Depth && !src.Color) {
 				return fmt.Errorf("pass %s samples an attachment pass %s does not have", p.Name, in.Pass)
+			}
+		}
+		if p.Instances != nil {
+			for k, in := range p.Instances(0) {
+				if in.Mesh < 0 || in.Mesh >= len(s.Meshes) {
+					return fmt.Errorf("pass %s, instance %d: mesh %d does not exist (%d meshes)", p.Name, k, in.Mesh, len(s.Meshes))
+				}
 			}
 		}
 		if p.LightFrom != "" && seen[p.LightFrom] == nil {
