@@ -171,7 +171,7 @@ func TestParseErrors(t *testing.T) {
 		{"hsr on bins", "base: adreno-640\ntiling: {hidden_surface_removal: true}\n", 2, "tiling.hidden_surface_removal", "belongs to tiling.scheme tile_lists; gmem_bins does not model it (set it to false)"},
 		{"parameter buffer on bins", "base: adreno-640\ntiling: {parameter_buffer_kib: 1024}\n", 2, "tiling.parameter_buffer_kib", "gmem_bins does not model it (remove it"},
 		{"compression kind", "base: mali-g52\ntiling: {framebuffer_compression: fbc}\n", 2, "tiling.framebuffer_compression", "allowed: none, afbc, ubwc"},
-		{"compression without sizes", "base: mali-g52\ntiling: {framebuffer_compression: afbc}\n", 2, "tiling.framebuffer_compression", "tiling.compression_block_width is missing; tiling.framebuffer_compression afbc needs the width of a compressed block"},
+		{"compression without sizes", "base: powervr-gx6250\ntiling: {framebuffer_compression: afbc}\n", 2, "tiling.framebuffer_compression", "tiling.compression_block_width is missing; tiling.framebuffer_compression afbc needs the width of a compressed block"},
 		{"compression sub-blocks", "base: mali-g52\ntiling: {framebuffer_compression: afbc, compression_block_width: 16, compression_block_height: 16, compression_subblock_width: 5, compression_subblock_height: 4, compression_header_bytes: 16, compression_payload_align_bytes: 1}\n", 2, "tiling.compression_subblock_width", "a 16x16 compressed block is not a whole number of 5x4 sub-blocks"},
 		{"bin max below alignment", "base: adreno-640\ntiling: {bin_max_w: 16}\n", 2, "tiling.bin_max_w", "below the bin width alignment 32"},
 		{"zero tiler rate", "base: mali-g52\ntiling: {tiler_primitives_per_cycle: 0}\n", 2, "tiling.tiler_primitives_per_cycle", "0 is out of range"},

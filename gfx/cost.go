@@ -23,6 +23,18 @@ type Work struct {
 	GMEMBytes    float64 // bytes moved between GMEM and system memory (Adreno resolves)
 }
 
+// sub takes o's counts away from w's (the width stays).
+func (w *Work) sub(o Work) {
+	w.Warps -= o.Warps
+	w.WarpInsts -= o.WarpInsts
+	w.ThreadInsts -= o.ThreadInsts
+	w.EngineCycles -= o.EngineCycles
+	w.TexSamples -= o.TexSamples
+	w.Fragments -= o.Fragments
+	w.DRAMBytes -= o.DRAMBytes
+	w.GMEMBytes -= o.GMEMBytes
+}
+
 func (w *Work) add(o Work) {
 	w.Warps += o.Warps
 	w.WarpInsts += o.WarpInsts

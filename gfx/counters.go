@@ -52,6 +52,7 @@ var frameCounters = counters.Register(&counters.Part{
 		counters.New("helper_lanes", "lanes", "lanes run only to fill a 2×2 quad"),
 		counters.New("fragments_discarded", "fragments", "killed by the shader"),
 		counters.New("fragments_late_z_killed", "fragments", "killed by the depth test after shading"),
+		counters.New("fragments_hsr_removed", "fragments", "passed the depth test but were hidden by a later opaque primitive before being shaded (`tiling.hidden_surface_removal`: Rogue's deferred rendering)"),
 		counters.New("fragments_written", "fragments", "colour writes"),
 		counters.New("fragments_blended", "fragments", "colour writes that blended with what was there"),
 		counters.New("overdraw", "", "`fragments_shaded` / pixels of the frame"),
@@ -66,10 +67,29 @@ var frameCounters = counters.Register(&counters.Part{
 		counters.New("texture_samples_minified", "samples", "samples whose level of detail was above 0 (the minification filter, on the mip level it selects)"),
 		counters.New("texture_samples_trilinear", "samples", "samples that blended two mip levels (a linear mipmap between levels), reading texels of both"),
 		counters.New("texture_lod_avg", "levels", "mean mip level the samples selected (0 is the full-size level; a blend counts its fractional level)"),
-		counters.New("tile_memory_bytes", "B", "on-chip traffic of the tile buffer or GMEM: depth tests and writes, blend reads, colour writes, and reading tiles out for write-back"),
+		counters.New("tile_memory_bytes", "B", "on-chip traffic of the tile buffer or GMEM: depth tests and writes, blend reads, colour writes, attachments loaded in and read out for write-back"),
+		counters.New("render_passes", "passes", "render passes in the frame (the scene's; one for a single-pass scene)"),
+		counters.New("samples", "samples", "samples per pixel of the main pass (`--msaa`)"),
+		counters.New("attachment_load_bytes", "B", "attachment bytes read from memory into the tile buffer or GMEM by a load action `load` (GMEM: unresolves) or after a partial render, as sent to L2"),
+		counters.New("attachment_store_bytes", "B", "attachment bytes written to memory by a store action `store`: tile write-backs, GMEM resolves, depth stores, partial renders' stores, immediate mode's MSAA resolve; as sent to L2, compressed where the GPU compresses"),
+		counters.New("framebuffer_uncompressed_bytes", "B", "colour the GPU wrote back compressed (`tiling.framebuffer_compression`: AFBC on Mali Bifrost, UBWC on Adreno), at its uncompressed size"),
+		counters.New("framebuffer_compressed_bytes", "B", "what it wrote instead: each block's header or metadata and its estimated payload (docs/rendering.md)"),
+		counters.New("framebuffer_compression_saved_bytes", "B", "`framebuffer_uncompressed_bytes` − `framebuffer_compressed_bytes`: the write-back bytes compression saved before caching (DRAM moves whole lines: compare `dram_write_framebuffer_bytes` with compression off)"),
+		counters.New("framebuffer_compression_ratio", "", "`framebuffer_uncompressed_bytes` / `framebuffer_compressed_bytes` (0 when nothing was compressed)"),
+		counters.New("partial_renders", "renders", "renders of the tiles forced mid-pass by a full parameter buffer (`tiling.parameter_buffer_kib`), each storing colour and depth and loading them again"),
+		counters.New("parameter_buffer_peak_bytes", "B", "the most parameter-buffer memory (polygon-list headers and chunks and the transformed vertices the listed primitives use) a pass held (`tile_lists`)"),
 		counters.New("command_stream_draws_processed", "draws", "draws the command processor walked, summed over passes"),
 	},
 })
+
+// CompressionRatio is the uncompressed size of what the frame wrote back
+// compressed over its compressed size (0 when it compressed nothing).
+func (st *FrameStats) CompressionRatio() float64 {
+	if st.CompressedBytes == 0 {
+		return 0
+	}
+	return float64(st.UncompressedBytes) / float64(st.CompressedBytes)
+}
 
 // Counters are the frame's counters in the model's order.
 func (st *FrameStats) Counters() counters.Set {
@@ -113,7 +133,7 @@ func (st *FrameStats) Counters() counters.Set {
 		i("direct_rendering", direct),
 		n("fragments_rasterized", st.FragmentsRasterized), n("fragments_early_z_killed", st.EarlyZKilled),
 		n("fragments_shaded", st.FragmentsShaded), n("helper_lanes", st.HelperLanes),
-		n("fragments_discarded", st.Discarded), n("fragments_late_z_killed", st.LateZKilled),
+		n("fragments_discarded", st.Discarded), n("fragments_late_z_killed", st.LateZKilled), n("fragments_hsr_removed", st.HSRRemoved),
 		n("fragments_written", st.FragmentsWritten), n("fragments_blended", st.Blended),
 		p.Of("overdraw", st.Overdraw),
 		n("fragment_warps", st.FragmentWarps), n("fragment_warp_instructions", st.FragmentWarpInsts),
@@ -122,6 +142,12 @@ func (st *FrameStats) Counters() counters.Set {
 		n("texture_cache_misses", st.TexCacheMisses), p.Of("texture_cache_hit_rate_pct", 100*st.TexCacheHitRate),
 		n("texture_samples_minified", st.TexSamplesMinified), n("texture_samples_trilinear", st.TexSamplesTrilinear),
 		p.Of("texture_lod_avg", st.TexLodAvg),
-		n("tile_memory_bytes", st.TileMemoryBytes), n("command_stream_draws_processed", st.CommandStreamOps))
+		n("tile_memory_bytes", st.TileMemoryBytes),
+		i("render_passes", st.RenderPasses), i("samples", st.Samples),
+		n("attachment_load_bytes", st.AttachmentLoadBytes), n("attachment_store_bytes", st.AttachmentStoreBytes),
+		n("framebuffer_uncompressed_bytes", st.UncompressedBytes), n("framebuffer_compressed_bytes", st.CompressedBytes),
+		n("framebuffer_compression_saved_bytes", st.UncompressedBytes-st.CompressedBytes), p.Of("framebuffer_compression_ratio", st.CompressionRatio()),
+		i("partial_renders", st.PartialRenders), n("parameter_buffer_peak_bytes", st.ParameterBufferPeak),
+		n("command_stream_draws_processed", st.CommandStreamOps))
 	return s
 }

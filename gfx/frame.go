@@ -1,7 +1,6 @@
 package gfx
 
 import (
-	"encoding/binary"
 	"math"
 )
 
@@ -16,27 +15,10 @@ func (fr *frameRun) run() error {
 		r.ms.rec = r.rec
 		defer func() { r.rec, r.ms.rec = nil, nil }()
 	}
-	if err := fr.prepareDraws(); err != nil {
-		return err
-	}
-	if err := fr.shadeVertices(); err != nil {
-		return err
-	}
-	fr.assemble()
-	var err error
-	switch {
-	case r.opt.Mode == Immediate:
-		err = fr.renderImmediate()
-	case r.bins != nil && r.bins.DirectRendering:
-		fr.st.DirectRendering = true
-		err = fr.renderImmediate()
-	case r.bins != nil:
-		err = fr.renderBins()
-	default:
-		err = fr.renderTiled()
-	}
-	if err != nil {
-		return err
+	for _, p := range r.passes {
+		if err := fr.runPass(p); err != nil {
+			return err
+		}
 	}
 	fr.endStage()
 	if r.timed {
@@ -60,6 +42,51 @@ func (fr *frameRun) run() error {
 	return nil
 }
 
+// runPass renders one render pass: its draws, vertex shading, primitive
+// assembly, then the tiled path of the GPU's tiling scheme or the
+// immediate-mode baseline.
+func (fr *frameRun) runPass(p *renderPass) error {
+	r := fr.r
+	fr.pass, fr.prog = p, p.prog
+	fr.draws, fr.clip, fr.vary, fr.prims = nil, nil, nil, nil
+	fr.vertexWork, fr.visBase, fr.passVertices = Work{}, 0, 0
+	fr.passStart = fr.dramTotal()
+	r.rec.nextPass(p.name)
+	if err := fr.prepareDraws(); err != nil {
+		return err
+	}
+	if err := fr.shadeVertices(); err != nil {
+		return err
+	}
+	fr.assemble()
+	var err error
+	switch {
+	case r.opt.Mode == Immediate:
+		err = fr.renderImmediate()
+	case p.bins != nil && p.bins.DirectRendering:
+		if p.main {
+			fr.st.DirectRendering = true
+		}
+		err = fr.renderImmediate()
+	case p.bins != nil:
+		err = fr.renderBins()
+	default:
+		err = fr.renderTiled()
+	}
+	if err != nil {
+		return err
+	}
+	if p.main {
+		fr.mainGrid = fr.grid
+	}
+	for _, a := range []*attachment{p.color, p.depth} {
+		if a != nil && a.tex != nil {
+			a.refreshTexture()
+		}
+	}
+	return nil
+}
+
 // dramTotal is the DRAM traffic so far in the frame.
 func (fr *frameRun) dramTotal() uint64 {
 	read, write := fr.r.ms.dram()
@@ -67,6 +94,9 @@ func (fr *frameRun) dramTotal() uint64 {
 }
 
 func (fr *frameRun) addPass(name string, cycles float64) {
+	if len(fr.r.passes) > 1 {
+		name = fr.pass.name + ": " + name
+	}
 	fr.st.PassCycles = append(fr.st.PassCycles, Pass{Name: name, Cycles: cycles})
 }
 
@@ -85,29 +115,44 @@ const immediateCell = 16
 // renderImmediate is the immediate-mode baseline (and Adreno's direct
 // rendering): primitives are drawn in order over the whole screen, and
 // every depth test, depth write, blend read and colour write goes through
-// L2 to the buffers in memory. Buffers are cleared by writing them (no
-// fast clear or compression is modelled).
+// L2 to the attachments in memory. A clear writes the attachment (no fast
+// clear or compression is modelled); a load reads nothing up front (the
+// contents are in memory already) and don't-care neither; the store
+// actions change nothing, every write having gone to memory.
 func (fr *frameRun) renderImmediate() error {
 	r := fr.r
 	g := r.g
-	W, H := r.opt.Width, r.opt.Height
+	p := fr.pass
+	W, H := p.w, p.h
 	r.rec.begin(taskScreen, "screen", -1)
 	start := fr.dramTotal()
-	vs := math.Max(r.cost.Shader(fr.vertexWork, g.Cores), r.cost.Memory(Work{DRAMBytes: float64(start)}))
-	// Clear colour and depth.
-	c := packRGBA(ClearColor)
-	for y := 0; y < H; y++ {
-		for x := 0; x < W; x++ {
-			binary.LittleEndian.PutUint32(r.fb[r.fbImg.Offset(x, y):], c)
+	vs := math.Max(r.cost.Shader(fr.vertexWork, g.Cores), r.cost.Memory(Work{DRAMBytes: float64(start - fr.passStart)}))
+	tgt := &target{immediate: true, x0: 0, y0: 0, w: W, h: H, samples: p.samples, depthFmt: p.depthFmt, ms: r.ms, tileBytes: &fr.st.TileMemoryBytes}
+	if a := p.color; a != nil {
+		if p.colorMS != nil {
+			a = p.colorMS // the samples live in memory; the resolve follows
 		}
+		if p.colorLoad != LoadLoad {
+			c := packRGBA(ClearColor)
+			for i := range a.color {
+				a.color[i] = c
+			}
+		}
+		if p.colorLoad == LoadClear {
+			r.ms.Write(a.base, a.img.Size(), StreamFramebuffer)
+		}
+		tgt.colorAtt, tgt.color = a, a.color
 	}
-	r.ms.Write(r.fbBase, r.fbImg.Size(), StreamFramebuffer)
-	r.ms.Write(r.depthBase, r.depthImg.Size(), StreamFramebuffer)
-	tgt := &target{immediate: true, x0: 0, y0: 0, w: W, h: H, fb: r.fb, fbImg: r.fbImg, fbBase: r.fbBase,
-		depthImg: r.depthImg, depthBase: r.depthBase, ms: r.ms, tileBytes: &fr.st.TileMemoryBytes}
-	tgt.depth = make([]float32, W*H)
-	for i := range tgt.depth {
-		tgt.depth[i] = clearDepth
+	if a := p.depth; a != nil {
+		if p.depthLoad != LoadLoad {
+			for i := range a.depth {
+				a.depth[i] = clearDepth
+			}
+		}
+		if p.depthLoad == LoadClear {
+			r.ms.Write(a.base, a.img.Size(), StreamFramebuffer)
+		}
+		tgt.depthAtt, tgt.depth = a, a.depth
 	}
 	cx, cy := (W+immediateCell-1)/immediateCell, (H+immediateCell-1)/immediateCell
 	fr.initGrid(immediateCell, immediateCell, cx, cy)
@@ -145,10 +190,25 @@ func (fr *frameRun) renderImmediate() error {
 	frag := math.Max(r.cost.Shader(all, g.Cores), r.cost.Memory(all))
 	fr.addPass("vertex", vs)
 	fr.addPass("fragment", frag+r.cost.Commands(len(fr.draws)))
+	if ms := p.colorMS; ms != nil && p.colorStore {
+		// The resolve: every sample read from memory, their average
+		// written to the colour attachment.
+		before := fr.dramTotal()
+		rt := &target{x0: 0, y0: 0, w: W, h: H, samples: p.samples, color: ms.color}
+		for i := range p.color.color {
+			p.color.color[i] = rt.resolved(i)
+		}
+		r.ms.Read(ms.base, ms.img.Size(), StreamFramebuffer)
+		r.ms.Write(p.color.base, p.color.img.Size(), StreamFramebuffer)
+		fr.st.AttachmentStoreBytes += uint64(p.color.img.Size())
+		fr.flushMemory()
+		fr.addPass("resolve", r.cost.Memory(Work{DRAMBytes: float64(fr.dramTotal() - before)}))
+	}
 	fr.st.CommandStreamOps += uint64(len(fr.draws))
-	fr.st.Passes = 1
-	fr.st.TileWidth, fr.st.TileHeight = immediateCell, immediateCell
-	fr.st.TilesTotal = 0
+	fr.st.Passes++
+	if p.main {
+		fr.st.TileWidth, fr.st.TileHeight = immediateCell, immediateCell
+	}
 	return nil
 }
 
@@ -168,7 +228,9 @@ func (fr *frameRun) finish() {
 		st.TexCacheHitRate = float64(st.TexCacheHits) / float64(n)
 	}
 	st.Overdraw = float64(st.FragmentsShaded) / float64(r.opt.Width*r.opt.Height)
-	st.FragmentWarpWidth = r.fs.width
+	st.FragmentWarpWidth = r.mainPass.prog.fs.width
+	st.RenderPasses = len(r.passes)
+	st.Samples = r.mainPass.samples
 	var cycles float64
 	if ft := fr.timing; ft != nil {
 		// The timeline: the command processor's jobs as they ran, the
@@ -198,5 +260,5 @@ func (fr *frameRun) finish() {
 }
 
 func (fr *frameRun) result() *Frame {
-	return &Frame{Index: fr.index, Image: fr.r.image(), Stats: fr.st, Tiles: fr.grid}
+	return &Frame{Index: fr.index, Image: fr.r.image(), Stats: fr.st, Tiles: fr.mainGrid}
 }

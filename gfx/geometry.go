@@ -32,7 +32,7 @@ const (
 )
 
 // vertexRecordBytes is the size of one post-transform vertex record.
-func (r *Renderer) vertexRecordBytes() int { return positionBytes + varyingWordBytes*r.nvary }
+func (fr *frameRun) vertexRecordBytes() int { return positionBytes + varyingWordBytes*fr.prog.nvary }
 
 // drawState is one instance of a mesh drawn in a frame.
 type drawState struct {
@@ -43,6 +43,7 @@ type drawState struct {
 	addrs      meshAddrs
 	ubo        [shaders.DrawBlockSize]byte
 	image      *emu.Image
+	input      *emu.Image // set 0 binding 2: an earlier pass's attachment
 	vs, fs     *stageRun
 	cullBack   bool
 	blend      bool
@@ -59,6 +60,9 @@ type frameRun struct {
 
 	r     *Renderer
 	index int
+	// pass is the render pass under way, prog its shaders.
+	pass  *renderPass
+	prog  *program
 	draws []*drawState
 	clip  [][4]float32
 	vary  []uint32
@@ -66,11 +70,15 @@ type frameRun struct {
 	st    FrameStats
 	grid  TileGrid
 	work  []Work // per grid tile
+	// mainGrid is the main pass's grid, the frame's heatmaps.
+	mainGrid TileGrid
 
-	vertexWork Work
-	timing     *frameTiming // the frame's run on the timing engine
-	visBase    uint64       // Adreno visibility streams
-	overlap    float64      // cycles hidden by concurrent binning
+	vertexWork   Work
+	timing       *frameTiming // the frame's run on the timing engine
+	passVertices uint64       // vertices the pass's vertex shading ran
+	passStart    uint64       // DRAM bytes of the frame before the pass
+	visBase      uint64       // Adreno visibility streams
+	overlap      float64      // cycles hidden by concurrent binning
 	clipScratch
 }
 
@@ -90,30 +98,46 @@ func putF32(b []byte, off int, v float64) {
 func (fr *frameRun) prepareDraws() error {
 	r := fr.r
 	sc := r.sc
-	aspect := float64(r.opt.Width) / float64(r.opt.Height)
-	vp := sc.ViewProj(fr.index, aspect, r.opt.OrbitDeg)
+	p := fr.pass
+	aspect := float64(p.w) / float64(p.h)
+	if p.spec.Camera != nil {
+		p.vp = p.spec.Camera.ViewProj(fr.index, aspect, 0)
+	} else {
+		p.vp = sc.ViewProj(fr.index, aspect, r.opt.OrbitDeg)
+	}
+	vp := p.vp
 	light := sc.Light.Norm()
-	for i, in := range sc.Frame(fr.index) {
+	instances := sc.Frame(fr.index)
+	if p.spec.Instances != nil {
+		instances = p.spec.Instances(fr.index)
+	}
+	for i, in := range instances {
 		if in.Mesh < 0 || in.Mesh >= len(sc.Meshes) {
 			return inputErrorf("scene: frame %d draws mesh %d, which does not exist", fr.index, in.Mesh)
 		}
 		m := &sc.Meshes[in.Mesh]
 		mat := &sc.Materials[m.Material]
 		r.draws++
-		d := &drawState{index: i, serial: r.draws, mesh: m, mat: mat, addrs: r.meshAddr[in.Mesh], image: r.white}
+		d := &drawState{index: i, serial: r.draws, mesh: m, mat: mat, addrs: r.meshAddr[in.Mesh], image: r.white, input: r.white}
 		if mat.Texture >= 0 {
 			d.image = r.images[mat.Texture]
 		}
-		fs := r.fs
-		if mat.Alpha == scene.Mask {
-			fs = r.fsMasked
+		smp, inSmp := samplerBits(mat.Sampler), uint64(0)
+		if p.texture != nil {
+			d.image, smp = p.texture.tex, samplerBits(p.spec.Texture.Sampler)
 		}
-		smp := samplerBits(mat.Sampler)
+		if p.input != nil {
+			d.input, inSmp = p.input.tex, samplerBits(p.spec.Input.Sampler)
+		}
+		fs := fr.prog.fs
+		if mat.Alpha == scene.Mask {
+			fs = fr.prog.fsMasked
+		}
 		var err error
-		if d.vs, err = r.stage(r.vs, smp); err != nil {
+		if d.vs, err = r.stage(fr.prog.vs, smp, inSmp); err != nil {
 			return err
 		}
-		if d.fs, err = r.stage(fs, smp); err != nil {
+		if d.fs, err = r.stage(fs, smp, inSmp); err != nil {
 			return err
 		}
 		d.cullBack = !mat.DoubleSided
@@ -144,9 +168,14 @@ func (fr *frameRun) prepareDraws() error {
 		putF32(d.ubo[:], 160, cutoff)
 		putF32(d.ubo[:], 164, lit)
 		putF32(d.ubo[:], 168, float64(fr.index))
+		if p.lightFrom != nil {
+			for k, v := range p.lightFrom.vp.Mul(in.Transform) {
+				putF32(d.ubo[:], 176+4*k, v)
+			}
+		}
 		fr.draws = append(fr.draws, d)
 	}
-	fr.st.Draws = len(fr.draws)
+	fr.st.Draws += len(fr.draws)
 	return nil
 }
 
@@ -158,6 +187,7 @@ func (fr *frameRun) bind(d *drawState, sr *stageRun) {
 		r.uboFor = d.serial
 	}
 	sr.d.Images[0] = d.image
+	sr.d.Images[1] = d.input
 }
 
 // vertexBatch is the vertices one vertex warp shades.
@@ -216,19 +246,22 @@ func (fr *frameRun) shadeVertices() error {
 	// vertex/tiler job and the fragment job; gmem_bins re-runs the vertex
 	// work per pass and an immediate-mode renderer streams vertices to the
 	// rasteriser on chip.
-	storePostTransform := r.opt.Mode == Tiled && r.bins == nil
+	storePostTransform := r.opt.Mode == Tiled && fr.pass.bins == nil
 	total := 0
 	for _, d := range fr.draws {
 		total += len(d.mesh.Positions)
 	}
-	recBytes := r.vertexRecordBytes()
+	recBytes := fr.vertexRecordBytes()
+	nvary, varyings := fr.prog.nvary, fr.prog.varyings
 	if need := (total + total/4 + 1024) * recBytes; storePostTransform && need > r.ptCap {
 		r.ptCap = need // room for the vertices clipping adds
 		r.ptBase = r.va.alloc(r.ptCap)
 	}
 	fr.clip = make([][4]float32, 0, total+total/8)
-	fr.vary = make([]uint32, 0, (total+total/8)*r.nvary)
-	r.rec.begin(taskVertex, "vertex", -1)
+	fr.vary = make([]uint32, 0, (total+total/8)*nvary)
+	if tk := r.rec.begin(taskVertex, "vertex", -1); tk != nil {
+		tk.draws = len(fr.draws)
+	}
 	for di, d := range fr.draws {
 		if err := fr.checkpoint("geometry", di, len(fr.draws)); err != nil {
 			return err
@@ -239,7 +272,7 @@ func (fr *frameRun) shadeVertices() error {
 		n := len(d.mesh.Positions)
 		d.vbase = int32(len(fr.clip))
 		fr.clip = fr.clip[:len(fr.clip)+n]
-		fr.vary = fr.vary[:len(fr.vary)+n*r.nvary]
+		fr.vary = fr.vary[:len(fr.vary)+n*nvary]
 		W := sh.width
 		vb := &vertexBatch{d: d}
 		sr.vtx = vb
@@ -263,8 +296,8 @@ func (fr *frameRun) shadeVertices() error {
 				for c := 0; c < 4; c++ {
 					fr.clip[vi][c] = math.Float32frombits(binary.LittleEndian.Uint32(f[sh.posOffset+4*c:]))
 				}
-				rec := fr.vary[vi*r.nvary : (vi+1)*r.nvary]
-				for _, v := range r.varyings {
+				rec := fr.vary[vi*nvary : (vi+1)*nvary]
+				for _, v := range varyings {
 					for c := 0; c < v.comps; c++ {
 						rec[v.word+c] = binary.LittleEndian.Uint32(f[v.vsOffset+4*c:])
 					}
@@ -281,8 +314,11 @@ func (fr *frameRun) shadeVertices() error {
 			}
 		}
 		fr.st.VerticesShaded += uint64(n)
+		fr.passVertices += uint64(n)
 	}
-	fr.st.VertexWarpWidth = r.vs.width
+	if fr.pass.main {
+		fr.st.VertexWarpWidth = fr.prog.vs.width
+	}
 	return nil
 }
 
@@ -304,23 +340,36 @@ type prim struct {
 	front     bool
 }
 
-// edge evaluates edge i at pixel (px, py)'s centre.
-func (p *prim) edge(i int, px, py int) int64 {
-	X := int64(px)<<subBits + subOne/2
-	Y := int64(py)<<subBits + subOne/2
-	return p.ea[i]*X + p.eb[i]*Y + p.ec[i]
-}
-
-// covers reports whether pixel (px, py)'s centre is inside (top-left rule).
-func (p *prim) covers(px, py int) bool {
-	X := int64(px)<<subBits + subOne/2
-	Y := int64(py)<<subBits + subOne/2
+// coversAt reports whether the point (X, Y), in sub-pixel units, is
+// inside (top-left rule).
+func (p *prim) coversAt(X, Y int64) bool {
 	for i := 0; i < 3; i++ {
 		if p.ea[i]*X+p.eb[i]*Y+p.ec[i] < p.bias[i] {
 			return false
 		}
 	}
 	return true
+}
+
+// sampleMask has a bit per sample of pixel (px, py) inside the primitive.
+func (p *prim) sampleMask(px, py int, pos [][2]int64) uint8 {
+	var m uint8
+	for s, sp := range pos {
+		if p.coversAt(samplePoint(px, py, sp)) {
+			m |= 1 << s
+		}
+	}
+	return m
+}
+
+// samplePositions are Vulkan's standard sample locations
+// (standardSampleLocations) for 1, 2 and 4 samples, in sub-pixel units
+// from the pixel's top-left corner: (0.5, 0.5); (0.75, 0.75), (0.25,
+// 0.25); (0.375, 0.125), (0.875, 0.375), (0.125, 0.625), (0.625, 0.875).
+var samplePositions = map[int][][2]int64{
+	1: {{subOne / 2, subOne / 2}},
+	2: {{subOne * 3 / 4, subOne * 3 / 4}, {subOne / 4, subOne / 4}},
+	4: {{subOne * 3 / 8, subOne / 8}, {subOne * 7 / 8, subOne * 3 / 8}, {subOne / 8, subOne * 5 / 8}, {subOne * 5 / 8, subOne * 7 / 8}},
 }
 
 // Outcode bits of a clip-space vertex.
@@ -409,7 +458,7 @@ type clipVert struct {
 // (Sutherland-Hodgman in clip space, where linear interpolation of
 // varyings is perspective-correct) and sets up the fan of what is left.
 func (fr *frameRun) clipTriangle(di int32, v [3]int32) {
-	nv := fr.r.nvary
+	nv := fr.prog.nvary
 	mk := func(i int32) clipVert {
 		cv := clipVert{vary: make([]float64, nv)}
 		for c := 0; c < 4; c++ {
@@ -466,7 +515,7 @@ func (fr *frameRun) clipTriangle(di int32, v [3]int32) {
 	for i, cv := range poly {
 		ids[i] = int32(len(fr.clip))
 		fr.clip = append(fr.clip, [4]float32{float32(cv.c[0]), float32(cv.c[1]), float32(cv.c[2]), float32(cv.c[3])})
-		for _, vr := range fr.r.varyings {
+		for _, vr := range fr.prog.varyings {
 			for c := 0; c < vr.comps; c++ {
 				k := vr.word + c
 				if vr.float {
@@ -485,8 +534,8 @@ func (fr *frameRun) clipTriangle(di int32, v [3]int32) {
 // setup projects a triangle to the viewport, snaps it, culls zero-area and
 // back-facing triangles and computes its edge functions.
 func (fr *frameRun) setup(di int32, v [3]int32, provoking int32) {
-	r := fr.r
-	W, H := float64(r.opt.Width), float64(r.opt.Height)
+	pw, ph := fr.pass.w, fr.pass.h
+	W, H := float64(pw), float64(ph)
 	var p prim
 	p.draw, p.provoking, p.v = di, provoking, v
 	for i := 0; i < 3; i++ {
@@ -536,20 +585,21 @@ func (fr *frameRun) setup(di int32, v [3]int32, provoking int32) {
 	maxX := max(p.x[0], p.x[1], p.x[2])
 	minY := min(p.y[0], p.y[1], p.y[2])
 	maxY := max(p.y[0], p.y[1], p.y[2])
-	// Pixels whose centres (px + 0.5) can be inside.
-	bx0 := ceilDiv(minX-subOne/2, subOne)
-	bx1 := floorDiv(maxX-subOne/2, subOne)
-	by0 := ceilDiv(minY-subOne/2, subOne)
-	by1 := floorDiv(maxY-subOne/2, subOne)
-	if bx1 < 0 || by1 < 0 || bx0 >= int64(r.opt.Width) || by0 >= int64(r.opt.Height) || maxX < 0 || maxY < 0 ||
-		minX > int64(r.opt.Width)<<subBits || minY > int64(r.opt.Height)<<subBits {
+	// Pixels one of whose samples (px + offset) can be inside.
+	lo, hi := fr.sampleSpan()
+	bx0 := ceilDiv(minX-hi[0], subOne)
+	bx1 := floorDiv(maxX-lo[0], subOne)
+	by0 := ceilDiv(minY-hi[1], subOne)
+	by1 := floorDiv(maxY-lo[1], subOne)
+	if bx1 < 0 || by1 < 0 || bx0 >= int64(pw) || by0 >= int64(ph) || maxX < 0 || maxY < 0 ||
+		minX > int64(pw)<<subBits || minY > int64(ph)<<subBits {
 		fr.st.PrimitivesCulled.Frustum++
 		return
 	}
 	p.bx0 = int32(max(bx0, 0))
 	p.by0 = int32(max(by0, 0))
-	p.bx1 = int32(min(bx1, int64(r.opt.Width)-1))
-	p.by1 = int32(min(by1, int64(r.opt.Height)-1))
+	p.bx1 = int32(min(bx1, int64(pw)-1))
+	p.by1 = int32(min(by1, int64(ph)-1))
 	fr.prims = append(fr.prims, p)
 }
 
@@ -568,10 +618,22 @@ func ceilDiv(a, b int64) int64 { return -floorDiv(-a, b) }
 // simulator's own work, not a GPU's (docs/rendering.md).
 const exactCoverageMaxPixels = 1024
 
-// coversSample reports whether a primitive covers at least one pixel
-// centre: exactly for boxes up to exactCoverageMaxPixels, assumed for
-// larger ones.
-func (p *prim) coversSample() bool {
+// sampleSpan is the smallest and largest sample offsets of the pass in x
+// and y.
+func (fr *frameRun) sampleSpan() (lo, hi [2]int64) {
+	pos := samplePositions[fr.pass.samples]
+	lo, hi = pos[0], pos[0]
+	for _, sp := range pos[1:] {
+		for c := 0; c < 2; c++ {
+			lo[c], hi[c] = min(lo[c], sp[c]), max(hi[c], sp[c])
+		}
+	}
+	return lo, hi
+}
+
+// coversSample reports whether a primitive covers at least one sample:
+// exactly for boxes up to exactCoverageMaxPixels, assumed for larger ones.
+func (p *prim) coversSample(pos [][2]int64) bool {
 	if p.bx0 > p.bx1 || p.by0 > p.by1 {
 		return false
 	}
@@ -580,7 +642,7 @@ func (p *prim) coversSample() bool {
 	}
 	for py := int(p.by0); py <= int(p.by1); py++ {
 		for px := int(p.bx0); px <= int(p.bx1); px++ {
-			if p.covers(px, py) {
+			if p.sampleMask(px, py, pos) != 0 {
 				return true
 			}
 		}

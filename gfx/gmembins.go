@@ -15,9 +15,11 @@ import (
 func (fr *frameRun) renderBins() error {
 	r := fr.r
 	g := r.g
-	bl := r.bins
+	p := fr.pass
+	bl := p.bins
 	visEntryBytes := g.Tiling.VisibilityStreamEntryBytes
-	W, H := r.opt.Width, r.opt.Height
+	W, H := p.w, p.h
+	vertsBefore := fr.st.VerticesShaded
 	cores := max(g.Cores, 1)
 	nb := bl.Bins
 	visible := make([][]int32, nb)
@@ -36,13 +38,13 @@ func (fr *frameRun) renderBins() error {
 			pipeStamp[i] = -1
 		}
 		for pi := range fr.prims {
-			p := &fr.prims[pi]
-			if p.bx0 > p.bx1 || p.by0 > p.by1 {
+			pr := &fr.prims[pi]
+			if pr.bx0 > pr.bx1 || pr.by0 > pr.by1 {
 				continue
 			}
 			fr.st.PrimitivesBinned++
-			for by := int(p.by0) / bl.BinHeight; by <= int(p.by1)/bl.BinHeight; by++ {
-				for bx := int(p.bx0) / bl.BinWidth; bx <= int(p.bx1)/bl.BinWidth; bx++ {
+			for by := int(pr.by0) / bl.BinHeight; by <= int(pr.by1)/bl.BinHeight; by++ {
+				for bx := int(pr.bx0) / bl.BinWidth; bx <= int(pr.bx1)/bl.BinWidth; bx++ {
 					b := by*bl.BinsX + bx
 					visible[b] = append(visible[b], int32(pi))
 					refs++
@@ -57,7 +59,7 @@ func (fr *frameRun) renderBins() error {
 				}
 			}
 		}
-		fr.st.PrimitiveRefs = refs
+		fr.st.PrimitiveRefs += refs
 		if binTask != nil {
 			binTask.prims, binTask.refs = uint64(len(fr.prims)), refs
 		}
@@ -80,22 +82,22 @@ func (fr *frameRun) renderBins() error {
 	}
 	// Vertex work per vertex, to price the re-shading in each bin.
 	perVertex := Work{WarpWidth: fr.vertexWork.WarpWidth}
-	if fr.st.VerticesShaded > 0 {
-		s := 1 / float64(fr.st.VerticesShaded)
+	if fr.passVertices > 0 {
+		s := 1 / float64(fr.passVertices)
 		perVertex.Warps = fr.vertexWork.Warps * s
 		perVertex.WarpInsts = fr.vertexWork.WarpInsts * s
 		perVertex.ThreadInsts = fr.vertexWork.ThreadInsts * s
 		perVertex.EngineCycles = fr.vertexWork.EngineCycles * s
 	}
 	fr.initGrid(bl.BinWidth, bl.BinHeight, bl.BinsX, bl.BinsY)
-	tgt := &target{tileBytes: &fr.st.TileMemoryBytes}
+	tgt := &target{tileBytes: &fr.st.TileMemoryBytes, samples: p.samples, depthFmt: p.depthFmt, hasColor: p.color != nil}
 	fu := newFragUnit(fr, tgt)
 	fu.roundRobin = true
 	stamp := make([]int32, len(fr.clip))
 	var rendering float64
 	if !bl.HWBinning {
 		// No binning pass: the vertex work happens in the bin passes only.
-		fr.st.VerticesShaded = 0
+		fr.st.VerticesShaded = vertsBefore - fr.passVertices
 	}
 	order := bl.binOrder()
 	for i, b := range order {
@@ -108,6 +110,15 @@ func (fr *frameRun) renderBins() error {
 		tgt.reset(x0, y0, min(bl.BinWidth, W-x0), min(bl.BinHeight, H-y0))
 		fu.begin(int32(b))
 		before := fr.dramTotal()
+		// Unresolve: a loaded attachment comes from system memory into
+		// GMEM.
+		var gmem uint64
+		if p.colorLoad == LoadLoad && p.color != nil {
+			gmem += fr.loadColor(tgt, p.color)
+		}
+		if p.depthLoad == LoadLoad && p.depth != nil {
+			gmem += fr.loadDepth(tgt, p.depth)
+		}
 		if bl.HWBinning {
 			pp := bl.pipeOf(b)
 			r.ms.Read(fr.visBase+uint64(pp*len(fr.prims)*visEntryBytes), pipeEntries[pp]*visEntryBytes, StreamBinning)
@@ -124,7 +135,7 @@ func (fr *frameRun) renderBins() error {
 		}
 		fr.st.VerticesShaded += verts
 		if binTask != nil {
-			vw := max(r.vs.width, 1)
+			vw := max(fr.prog.vs.width, 1)
 			binTask.revisit = (int(verts) + vw - 1) / vw
 			binTask.draws = len(fr.draws)
 			binTask.gmemBytes = tgt.w * tgt.h * colorBytes
@@ -140,16 +151,24 @@ func (fr *frameRun) renderBins() error {
 		n := uint64(len(visible[b]))
 		fr.grid.Prims[b] = n
 		fr.st.PrimitiveRefsMax = max(fr.st.PrimitiveRefsMax, n)
-		// Resolve: GMEM to system memory.
-		fr.resolve(tgt)
-		fr.grid.State[b] = TileWritten
-		fr.st.TilesWritten++
+		// Resolve: the stored attachments from GMEM to system memory
+		// (colour's samples averaged).
+		if p.colorStore {
+			fr.st.TileMemoryBytes += uint64(len(tgt.color) * colorBytes)
+			fr.storeColor(tgt, p.color)
+			gmem += uint64(len(tgt.color) * colorBytes)
+			fr.grid.State[b] = TileWritten
+			fr.st.TilesWritten++
+		}
+		if p.depthStore {
+			gmem += fr.storeDepth(tgt, p.depth)
+		}
 		w := fr.work[b]
 		vw := Work{WarpWidth: perVertex.WarpWidth, Warps: perVertex.Warps * float64(verts), WarpInsts: perVertex.WarpInsts * float64(verts),
 			EngineCycles: perVertex.EngineCycles * float64(verts)}
 		w.add(vw)
 		w.DRAMBytes = float64(fr.dramTotal() - before)
-		w.GMEMBytes = float64(tgt.w * tgt.h * colorBytes)
+		w.GMEMBytes = float64(gmem)
 		cyc := math.Max(r.cost.Shader(w, cores), r.cost.Memory(w)) + r.cost.Commands(len(fr.draws))
 		fr.st.CommandStreamOps += uint64(len(fr.draws))
 		fr.grid.Cycles[b] = cyc
@@ -157,24 +176,20 @@ func (fr *frameRun) renderBins() error {
 		rendering += cyc
 	}
 	if !bl.HWBinning {
-		fr.st.PrimitiveRefs = uint64(len(fr.prims) * nb)
+		fr.st.PrimitiveRefs += uint64(len(fr.prims) * nb)
 	}
 	fr.flushMemory()
-	fr.st.TilesTotal = nb
-	fr.st.Bins = nb
-	fr.st.TileWidth, fr.st.TileHeight = bl.BinWidth, bl.BinHeight
-	fr.st.Passes = bl.Passes
+	fr.st.TilesTotal += nb
+	fr.st.Bins += nb
+	if p.main {
+		fr.st.TileWidth, fr.st.TileHeight = bl.BinWidth, bl.BinHeight
+	}
+	fr.st.Passes += bl.Passes
 	// Adreno 7xx: BV bins the next frame while BR renders this one (seed
 	// 004 §Optimizing Tiled Rendering), so after the first frame a frame
 	// takes the longer of the two.
 	if g.CommandProcessor.ConcurrentBinning && fr.index > 0 {
-		fr.overlap = math.Min(binning, rendering)
+		fr.overlap += math.Min(binning, rendering)
 	}
 	return nil
-}
-
-// resolve writes a finished bin from GMEM to the colour buffer.
-func (fr *frameRun) resolve(t *target) {
-	fr.st.TileMemoryBytes += uint64(len(t.color) * colorBytes)
-	fr.writeTile(t)
 }

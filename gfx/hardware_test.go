@@ -56,10 +56,16 @@ var declAllowed = map[string]string{
 	"numAttrs":               "the number of vertex inputs of the shader interface",
 	"bindingDraw":            "a resource binding of the shader interface (set 0 binding 0)",
 	"bindingTexture":         "a resource binding of the shader interface (set 0 binding 1)",
+	"bindingInput":           "a resource binding of the shader interface (set 0 binding 2)",
+	"samplePositions":        "Vulkan's standard sample locations: the API's rule, the same on every GPU",
+	"depthUnormBits":         "bits of the unorm depth formats (format facts)",
+	"quadSide":               "a quad is 2x2 pixels: the rasteriser's unit",
+	"bitsPerByte":            "units",
+	"bytesPerKiB":            "units",
 }
 
 const (
-	drawBlock = "offsets of the std140 Draw block's members (model 64, baseColor 128, lightDir 144, params 160 to 168): the shader interface"
+	drawBlock = "offsets of the std140 Draw block's members (model 64, baseColor 128, lightDir 144, params 160 to 168, lightMvp 176): the shader interface"
 	heat      = "colours, shades and sizes of the heatmap images: presentation"
 )
 
@@ -69,9 +75,7 @@ var literalAllowed = map[string]map[string]string{
 	"counters.go": {
 		"100": "a fraction as a percentage",
 	},
-	"timeline.go": {
-		"1024": "KiB to bytes",
-	},
+
 	"bins.go": {
 		"2":    "the MSAA modes the bin layout accepts (1, 2, 4 samples)",
 		"4":    "the MSAA modes the bin layout accepts (1, 2, 4 samples)",
@@ -95,6 +99,7 @@ var literalAllowed = map[string]map[string]string{
 		"160":  drawBlock,
 		"164":  drawBlock,
 		"168":  drawBlock,
+		"176":  drawBlock,
 		"1024": "headroom of the simulator's post-transform buffer",
 		"1e-6": "clip-space w below which a vertex is behind the eye (numerical guard)",
 	},
@@ -124,15 +129,20 @@ var literalAllowed = map[string]map[string]string{
 		"8":    "bits per byte",
 		"22":   "1<<22 warp instructions: the simulator's budget for one shader warp",
 		"255":  "an opaque white texel",
-		"1024": "KiB to bytes",
 		"0.25": "maxLod of a level-0-only sampler: Vulkan's emulation of a non-mipmapped minification filter",
+		"16":   "bit offset of an RGBA8 channel",
+		"24":   "bit offset of an RGBA8 channel",
 	},
 	"shader.go": {
 		"3":  "vec3 attributes",
 		"4":  "vec4 values; the 4 lanes of a quad",
 		"32": "32-bit types of the shader interface",
 	},
+	"passes.go": {
+		"4": "bytes of an RGBA8 texel or a float32 depth in a sampled attachment's image",
+	},
 	"tilelists.go": {
+		"3":  "a triangle's vertices",
 		"2":  "the two passes of a tiled frame (vertex and tiling, fragment)",
 		"10": "64<<10: the gap after the polygon-list heap in the simulator's address map",
 		"64": "64<<10: the gap after the polygon-list heap in the simulator's address map",

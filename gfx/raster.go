@@ -4,30 +4,32 @@ import (
 	"encoding/binary"
 	"math"
 	"math/bits"
+	"sort"
 
 	"github.com/pocketgpu/pocketgpu/emu"
-	"github.com/pocketgpu/pocketgpu/gfx/layout"
 	"github.com/pocketgpu/pocketgpu/spirv"
 )
 
 // target is where fragments land: a tile buffer or GMEM bin (tiled), or
-// the whole frame buffer in memory (immediate).
+// the whole attachments in memory (immediate). Colour and depth are held
+// per sample, w×h×samples in raster order with a pixel's samples
+// adjacent; either is nil when the pass has no such attachment.
 type target struct {
 	x0, y0, w, h int // rectangle of the screen it covers
+	samples      int
 	color        []uint32
 	depth        []float32
+	depthFmt     depthFormat
 
-	// Immediate mode: colour lives in the frame buffer (fb through fbImg)
-	// and both colour and depth accesses go through the memory system.
+	// Immediate mode: the arrays are the attachments' own contents, and
+	// every colour and depth access goes through the memory system.
 	immediate bool
-	fb        []byte
-	fbImg     layout.Image
-	fbBase    uint64
-	depthImg  layout.Image
-	depthBase uint64
+	colorAtt  *attachment
+	depthAtt  *attachment
 	ms        *memSystem
 
 	tileBytes *uint64 // on-chip traffic (tiled)
+	hasColor  bool    // tiled: the pass has a colour attachment
 }
 
 func packRGBA(c [4]uint8) uint32 {
@@ -37,68 +39,97 @@ func packRGBA(c [4]uint8) uint32 {
 // reset makes t a cleared on-chip buffer for the rectangle.
 func (t *target) reset(x0, y0, w, h int) {
 	t.x0, t.y0, t.w, t.h = x0, y0, w, h
-	n := w * h
-	if cap(t.color) < n {
-		t.color = make([]uint32, n)
-		t.depth = make([]float32, n)
+	n := w * h * t.samples
+	if t.hasColor {
+		if cap(t.color) < n {
+			t.color = make([]uint32, n)
+		}
+		t.color = t.color[:n]
+		c := packRGBA(ClearColor)
+		for i := range t.color {
+			t.color[i] = c
+		}
 	}
-	t.color, t.depth = t.color[:n], t.depth[:n]
-	c := packRGBA(ClearColor)
-	for i := range t.color {
-		t.color[i] = c
-		t.depth[i] = clearDepth
+	if t.depthFmt.name != "" {
+		if cap(t.depth) < n {
+			t.depth = make([]float32, n)
+		}
+		t.depth = t.depth[:n]
+		for i := range t.depth {
+			t.depth[i] = clearDepth
+		}
 	}
 }
 
-func (t *target) readDepth(x, y int) float32 {
-	i := (y-t.y0)*t.w + (x - t.x0)
+// at is the index of sample s of pixel (x, y).
+func (t *target) at(x, y, s int) int { return ((y-t.y0)*t.w+(x-t.x0))*t.samples + s }
+
+func (t *target) readDepth(x, y, s int) float32 {
 	if t.immediate {
-		t.ms.Read(t.depthBase+uint64(t.depthImg.Offset(x, y)), depthBytes, StreamFramebuffer)
+		t.ms.Read(t.depthAtt.addr(x, y, s), t.depthFmt.bytes, StreamFramebuffer)
 	} else {
-		*t.tileBytes += depthBytes
+		*t.tileBytes += uint64(t.depthFmt.bytes)
 	}
-	return t.depth[i]
+	return t.depth[t.at(x, y, s)]
 }
 
-func (t *target) writeDepth(x, y int, z float32) {
-	t.depth[(y-t.y0)*t.w+(x-t.x0)] = z
+func (t *target) writeDepth(x, y, s int, z float32) {
+	t.depth[t.at(x, y, s)] = z
 	if t.immediate {
-		t.ms.Write(t.depthBase+uint64(t.depthImg.Offset(x, y)), depthBytes, StreamFramebuffer)
+		t.ms.Write(t.depthAtt.addr(x, y, s), t.depthFmt.bytes, StreamFramebuffer)
 	} else {
-		*t.tileBytes += depthBytes
+		*t.tileBytes += uint64(t.depthFmt.bytes)
 	}
 }
 
-func (t *target) readColor(x, y int) uint32 {
+func (t *target) readColor(x, y, s int) uint32 {
 	if t.immediate {
-		o := t.fbImg.Offset(x, y)
-		t.ms.Read(t.fbBase+uint64(o), colorBytes, StreamFramebuffer)
-		return binary.LittleEndian.Uint32(t.fb[o:])
+		t.ms.Read(t.colorAtt.addr(x, y, s), colorBytes, StreamFramebuffer)
+	} else {
+		*t.tileBytes += colorBytes
 	}
-	*t.tileBytes += colorBytes
-	return t.color[(y-t.y0)*t.w+(x-t.x0)]
+	return t.color[t.at(x, y, s)]
 }
 
-func (t *target) writeColor(x, y int, c uint32) {
+func (t *target) writeColor(x, y, s int, c uint32) {
 	if t.immediate {
-		o := t.fbImg.Offset(x, y)
-		t.ms.Write(t.fbBase+uint64(o), colorBytes, StreamFramebuffer)
-		binary.LittleEndian.PutUint32(t.fb[o:], c)
-		return
+		t.ms.Write(t.colorAtt.addr(x, y, s), colorBytes, StreamFramebuffer)
+	} else {
+		*t.tileBytes += colorBytes
 	}
-	*t.tileBytes += colorBytes
-	t.color[(y-t.y0)*t.w+(x-t.x0)] = c
+	t.color[t.at(x, y, s)] = c
+}
+
+// resolved is pixel i's colour (i counts pixels of the target in raster
+// order): the average of its samples, each channel rounded to nearest
+// (ties up); a single sample as it is.
+func (t *target) resolved(i int) uint32 {
+	n := t.samples
+	if n == 1 {
+		return t.color[i]
+	}
+	var out uint32
+	for c := 0; c < 4; c++ {
+		sum := 0
+		for s := 0; s < n; s++ {
+			sum += int(uint8(t.color[i*n+s] >> (8 * c)))
+		}
+		out |= uint32((sum+n/2)/n) << (8 * c)
+	}
+	return out
 }
 
 // quad is a 2×2 block of pixels of one primitive waiting to be shaded:
-// cov has a bit per pixel (x + 2y) inside the primitive and the target,
-// live the pixels that passed the early depth test (or all covered ones
-// when depth is tested late).
+// cov has a bit per pixel (x + 2y) with a sample inside the primitive and
+// the target, live the pixels with a sample that passed the early depth
+// test (or all covered ones when depth is tested late); scov and slive
+// are the same per sample of each pixel.
 type quad struct {
-	prim      int32
-	x, y      int32
-	cov, live uint8
-	cell      int32
+	prim        int32
+	x, y        int32
+	cov, live   uint8
+	scov, slive [4]uint8
+	cell        int32
 }
 
 // laneInfo is what a fragment lane was set up with.
@@ -115,6 +146,8 @@ type fragUnit struct {
 	core   int // which texture cache
 	cell   int32
 	cellOf func(x, y int) int32 // immediate mode: heatmap cell of a pixel
+	// samplePos are the pass's sample positions in sub-pixel units.
+	samplePos [][2]int64
 
 	batch     []quad
 	batchDraw int32
@@ -126,10 +159,31 @@ type fragUnit struct {
 	// mode); otherwise the unit's core shades everything (a Mali tile).
 	roundRobin bool
 	warps      int
+
+	// Hidden-surface removal (tiling.hidden_surface_removal): tags holds
+	// per sample of the target the opaque primitive visible there whose
+	// shading is pending (-1: none).
+	hsr      bool
+	tags     []int32
+	pending  bool
+	entries  []hsrEntry
+	texAddrs []uint64 // texel addresses mapped to a sampled attachment's memory
+	// hsrVisible counts the pixels of primitives that passed the depth
+	// test since the last resolve; those not shaded then were removed.
+	hsrVisible uint64
+}
+
+// hsrEntry is a pixel of a primitive that is visible in some of the
+// pixel's samples when the pending fragments are shaded.
+type hsrEntry struct {
+	prim   int32
+	qy, qx int32 // the quad
+	k      uint8 // the pixel in the quad
+	mask   uint8 // its samples the primitive shows in
 }
 
 func newFragUnit(fr *frameRun, t *target) *fragUnit {
-	return &fragUnit{fr: fr, tgt: t, batchDraw: -1, batchID: 1}
+	return &fragUnit{fr: fr, tgt: t, batchDraw: -1, batchID: 1, samplePos: samplePositions[t.samples]}
 }
 
 // begin points the unit at a (reset) target covering a new rectangle.
@@ -143,13 +197,37 @@ func (fu *fragUnit) begin(cell int32) {
 	clear(fu.stamp)
 	fu.batchID = 1
 	fu.cell = cell
+	if fu.hsr {
+		m := t.w * t.h * t.samples
+		if cap(fu.tags) < m {
+			fu.tags = make([]int32, m)
+		}
+		fu.tags = fu.tags[:m]
+		for i := range fu.tags {
+			fu.tags[i] = -1
+		}
+		fu.pending = false
+	}
 }
 
-// raster walks the quads of primitive pi inside the target.
+// raster walks the quads of primitive pi inside the target. With
+// hidden-surface removal an opaque primitive tested early only has its
+// visibility resolved (hsrRaster); any other first has the fragments
+// pending under it shaded.
 func (fu *fragUnit) raster(pi int32) error {
 	fr := fu.fr
 	p := &fr.prims[pi]
 	t := fu.tgt
+	if fu.hsr {
+		d := fr.draws[p.draw]
+		if !d.lateZ && !d.blend && d.depthWrite && t.depth != nil {
+			fu.hsrRaster(pi, p)
+			return nil
+		}
+		if err := fu.resolveHSR(); err != nil {
+			return err
+		}
+	}
 	x0, y0 := max(int(p.bx0), t.x0), max(int(p.by0), t.y0)
 	x1, y1 := min(int(p.bx1), t.x0+t.w-1), min(int(p.by1), t.y0+t.h-1)
 	if x0 > x1 || y0 > y1 {
@@ -160,17 +238,19 @@ func (fu *fragUnit) raster(pi int32) error {
 	for qy := y0; qy <= y1; qy += 2 {
 		for qx := x0; qx <= x1; qx += 2 {
 			var cov uint8
+			var scov [4]uint8
 			for k := 0; k < 4; k++ {
 				px, py := qx+k&1, qy+k>>1
 				if px < t.x0 || px >= t.x0+t.w || py < t.y0 || py >= t.y0+t.h || px > int(p.bx1) || py > int(p.by1) {
 					continue
 				}
-				if p.covers(px, py) {
+				if m := p.sampleMask(px, py, fu.samplePos); m != 0 {
 					cov |= 1 << k
+					scov[k] = m
 				}
 			}
 			if cov != 0 {
-				if err := fu.addQuad(pi, p, qx, qy, cov); err != nil {
+				if err := fu.addQuad(pi, p, qx, qy, cov, scov); err != nil {
 					return err
 				}
 			}
@@ -179,15 +259,40 @@ func (fu *fragUnit) raster(pi int32) error {
 	return nil
 }
 
-// interp sets up lane information for pixel (px, py) of p: depth and
-// perspective-correct barycentrics (extrapolated for helper pixels).
-func (p *prim) interp(px, py int) laneInfo {
-	var li laneInfo
+// lambdas are the barycentric weights at (X, Y) in sub-pixel units
+// (extrapolated outside the triangle).
+func (p *prim) lambdas(X, Y int64) [3]float64 {
 	var lam [3]float64
 	inv := 1 / float64(p.area)
 	for i := 0; i < 3; i++ {
-		lam[i] = float64(p.edge(i, px, py)) * inv
+		lam[i] = float64(p.ea[i]*X+p.eb[i]*Y+p.ec[i]) * inv
 	}
+	return lam
+}
+
+// depthAt is the primitive's depth at (X, Y) in sub-pixel units: at a
+// sample for the depth test.
+func (p *prim) depthAt(X, Y int64) float64 {
+	lam := p.lambdas(X, Y)
+	var z float64
+	for i := 0; i < 3; i++ {
+		z += lam[i] * p.z[i]
+	}
+	return z
+}
+
+// samplePoint is sample pos of pixel (px, py) in sub-pixel units.
+func samplePoint(px, py int, pos [2]int64) (int64, int64) {
+	return int64(px)<<subBits + pos[0], int64(py)<<subBits + pos[1]
+}
+
+// interp sets up lane information for pixel (px, py) of p: depth and
+// perspective-correct barycentrics at the pixel's centre (extrapolated
+// for helper pixels), where the fragment shader runs whatever the
+// samples.
+func (p *prim) interp(px, py int) laneInfo {
+	var li laneInfo
+	lam := p.lambdas(int64(px)<<subBits+subOne/2, int64(py)<<subBits+subOne/2)
 	var s float64
 	for i := 0; i < 3; i++ {
 		li.z += lam[i] * p.z[i]
@@ -203,25 +308,146 @@ func (p *prim) interp(px, py int) laneInfo {
 	return li
 }
 
-func (fu *fragUnit) addQuad(pi int32, p *prim, qx, qy int, cov uint8) error {
+// hsrRaster is the ISP's work for an opaque primitive: coverage and the
+// depth test per sample, depth written, and the primitive tagged as what
+// the samples that passed show, replacing what was pending there (whose
+// shading is then never done).
+func (fu *fragUnit) hsrRaster(pi int32, p *prim) {
+	fr := fu.fr
+	t := fu.tgt
+	x0, y0 := max(int(p.bx0), t.x0), max(int(p.by0), t.y0)
+	x1, y1 := min(int(p.bx1), t.x0+t.w-1), min(int(p.by1), t.y0+t.h-1)
+	for py := y0; py <= y1; py++ {
+		for px := x0; px <= x1; px++ {
+			m := p.sampleMask(px, py, fu.samplePos)
+			if m == 0 {
+				continue
+			}
+			fr.st.FragmentsRasterized++
+			passed := false
+			for s, pos := range fu.samplePos {
+				if m&(1<<s) == 0 {
+					continue
+				}
+				z := t.depthFmt.quantize(p.depthAt(samplePoint(px, py, pos)))
+				if z < t.readDepth(px, py, s) {
+					t.writeDepth(px, py, s, z)
+					fu.tags[t.at(px, py, s)] = pi
+					passed = true
+				}
+			}
+			if passed {
+				fu.hsrVisible++
+				fu.pending = true
+			} else {
+				fr.st.EarlyZKilled++
+			}
+		}
+	}
+}
+
+// resolveHSR shades the pending visible fragments: per primitive in
+// submission order, each pixel once, in quads whose other pixels run as
+// helpers; colour goes to the samples the primitive shows in.
+func (fu *fragUnit) resolveHSR() error {
+	if !fu.pending {
+		return nil
+	}
+	fr := fu.fr
+	t := fu.tgt
+	fu.entries = fu.entries[:0]
+	for y := 0; y < t.h; y++ {
+		for x := 0; x < t.w; x++ {
+			base := (y*t.w + x) * t.samples
+			for s := 0; s < t.samples; s++ {
+				pi := fu.tags[base+s]
+				if pi < 0 {
+					continue
+				}
+				// The first sample of this primitive in the pixel
+				// gathers its mask.
+				seen := false
+				for s2 := 0; s2 < s; s2++ {
+					seen = seen || fu.tags[base+s2] == pi
+				}
+				if seen {
+					continue
+				}
+				var mask uint8
+				for s2 := s; s2 < t.samples; s2++ {
+					if fu.tags[base+s2] == pi {
+						mask |= 1 << s2
+					}
+				}
+				px, py := t.x0+x, t.y0+y
+				fu.entries = append(fu.entries, hsrEntry{prim: pi, qy: int32(py &^ 1), qx: int32(px &^ 1), k: uint8(px&1 + (py&1)*2), mask: mask})
+			}
+		}
+		for i := y * t.w * t.samples; i < (y+1)*t.w*t.samples; i++ {
+			fu.tags[i] = -1
+		}
+	}
+	fu.pending = false
+	sort.Slice(fu.entries, func(i, j int) bool {
+		a, b := &fu.entries[i], &fu.entries[j]
+		if a.prim != b.prim {
+			return a.prim < b.prim
+		}
+		if a.qy != b.qy {
+			return a.qy < b.qy
+		}
+		if a.qx != b.qx {
+			return a.qx < b.qx
+		}
+		return a.k < b.k
+	})
+	fr.st.HSRRemoved += fu.hsrVisible - uint64(len(fu.entries))
+	fu.hsrVisible = 0
+	for i := 0; i < len(fu.entries); {
+		e := fu.entries[i]
+		var cov uint8
+		var scov [4]uint8
+		j := i
+		for ; j < len(fu.entries) && fu.entries[j].prim == e.prim && fu.entries[j].qy == e.qy && fu.entries[j].qx == e.qx; j++ {
+			cov |= 1 << fu.entries[j].k
+			scov[fu.entries[j].k] = fu.entries[j].mask
+		}
+		i = j
+		if err := fu.enqueue(e.prim, int(e.qx), int(e.qy), cov, cov, scov, scov); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (fu *fragUnit) addQuad(pi int32, p *prim, qx, qy int, cov uint8, scov [4]uint8) error {
 	fr := fu.fr
 	d := fr.draws[p.draw]
 	t := fu.tgt
 	fr.st.FragmentsRasterized += uint64(bits.OnesCount8(cov))
-	live := cov
-	if !d.lateZ {
+	live, slive := cov, scov
+	if !d.lateZ && t.depth != nil {
 		live = 0
 		for k := 0; k < 4; k++ {
 			if cov&(1<<k) == 0 {
 				continue
 			}
 			px, py := qx+k&1, qy+k>>1
-			z := float32(p.interp(px, py).z)
-			if z < t.readDepth(px, py) {
-				live |= 1 << k
-				if d.depthWrite {
-					t.writeDepth(px, py, z)
+			slive[k] = 0
+			for s, pos := range fu.samplePos {
+				if scov[k]&(1<<s) == 0 {
+					continue
 				}
+				z := t.depthFmt.quantize(p.depthAt(samplePoint(px, py, pos)))
+				if z < t.readDepth(px, py, s) {
+					slive[k] |= 1 << s
+					if d.depthWrite {
+						t.writeDepth(px, py, s, z)
+					}
+				}
+			}
+			if slive[k] != 0 {
+				live |= 1 << k
 			} else {
 				fr.st.EarlyZKilled++
 			}
@@ -230,6 +456,17 @@ func (fu *fragUnit) addQuad(pi int32, p *prim, qx, qy int, cov uint8) error {
 			return nil
 		}
 	}
+	return fu.enqueue(pi, qx, qy, cov, live, scov, slive)
+}
+
+// enqueue adds a quad to the batch the next warp shades, shading the
+// batch first when the quad belongs to another draw or its position is
+// already in the batch.
+func (fu *fragUnit) enqueue(pi int32, qx, qy int, cov, live uint8, scov, slive [4]uint8) error {
+	fr := fu.fr
+	t := fu.tgt
+	p := &fr.prims[pi]
+	d := fr.draws[p.draw]
 	si := ((qy-t.y0)/2)*((t.w+1)/2) + (qx-t.x0)/2
 	if len(fu.batch) > 0 && (fu.batchDraw != p.draw || fu.stamp[si] == fu.batchID) {
 		if err := fu.flush(); err != nil {
@@ -242,7 +479,7 @@ func (fu *fragUnit) addQuad(pi int32, p *prim, qx, qy int, cov uint8) error {
 	if fu.cellOf != nil {
 		cell = fu.cellOf(qx, qy)
 	}
-	fu.batch = append(fu.batch, quad{prim: pi, x: int32(qx), y: int32(qy), cov: cov, live: live, cell: cell})
+	fu.batch = append(fu.batch, quad{prim: pi, x: int32(qx), y: int32(qy), cov: cov, live: live, scov: scov, slive: slive, cell: cell})
 	if len(fu.batch)*4 >= d.fs.sh.width {
 		return fu.flush()
 	}
@@ -256,12 +493,12 @@ func (fu *fragUnit) initLane(lane int, frame []byte) {
 	p := &fr.prims[q.prim]
 	li := p.interp(int(q.x)+k&1, int(q.y)+k>>1)
 	fu.lanes[lane] = li
-	nv := fr.r.nvary
+	nv := fr.prog.nvary
 	r0 := fr.vary[int(p.v[0])*nv:]
 	r1 := fr.vary[int(p.v[1])*nv:]
 	r2 := fr.vary[int(p.v[2])*nv:]
 	rp := fr.vary[int(p.provoking)*nv:]
-	for _, v := range fr.r.varyings {
+	for _, v := range fr.prog.varyings {
 		for c := 0; c < v.comps; c++ {
 			w := v.word + c
 			var bitsOut uint32
@@ -359,19 +596,35 @@ func (fu *fragUnit) flush() error {
 		}
 		px, py := int(q.x)+k&1, int(q.y)+k>>1
 		f := w.Private(lane)
-		if d.lateZ {
-			z := float32(fu.lanes[lane].z)
-			if sh.fragDepth >= 0 {
-				z = math.Float32frombits(binary.LittleEndian.Uint32(f[sh.fragDepth:]))
-				z = float32(math.Min(math.Max(float64(z), 0), 1))
+		smask := q.slive[k]
+		if d.lateZ && t.depth != nil {
+			pass := uint8(0)
+			for s, pos := range fu.samplePos {
+				if smask&(1<<s) == 0 {
+					continue
+				}
+				var z float32
+				if sh.fragDepth >= 0 {
+					fz := math.Float32frombits(binary.LittleEndian.Uint32(f[sh.fragDepth:]))
+					z = t.depthFmt.quantize(float64(float32(math.Min(math.Max(float64(fz), 0), 1))))
+				} else {
+					z = t.depthFmt.quantize(fr.prims[q.prim].depthAt(samplePoint(px, py, pos)))
+				}
+				if z < t.readDepth(px, py, s) {
+					pass |= 1 << s
+					if d.depthWrite {
+						t.writeDepth(px, py, s, z)
+					}
+				}
 			}
-			if !(z < t.readDepth(px, py)) {
+			if pass == 0 {
 				fr.st.LateZKilled++
 				continue
 			}
-			if d.depthWrite {
-				t.writeDepth(px, py, z)
-			}
+			smask = pass
+		}
+		if t.color == nil {
+			continue // a depth-only pass
 		}
 		var src [4]float64
 		src[3] = 1
@@ -380,20 +633,31 @@ func (fu *fragUnit) flush() error {
 		}
 		var out [4]uint8
 		if d.blend {
-			dst := t.readColor(px, py)
 			a := clamp01(src[3])
-			for c := 0; c < 3; c++ {
-				dc := float64(uint8(dst>>(8*c))) / 255
-				out[c] = unorm8(src[c]*a + dc*(1-a))
+			for s := range fu.samplePos {
+				if smask&(1<<s) == 0 {
+					continue
+				}
+				dst := t.readColor(px, py, s)
+				for c := 0; c < 3; c++ {
+					dc := float64(uint8(dst>>(8*c))) / 255
+					out[c] = unorm8(src[c]*a + dc*(1-a))
+				}
+				out[3] = unorm8(a + float64(uint8(dst>>24))/255*(1-a))
+				t.writeColor(px, py, s, packRGBA(out))
 			}
-			out[3] = unorm8(a + float64(uint8(dst>>24))/255*(1-a))
 			fr.st.Blended++
 		} else {
 			for c := 0; c < 4; c++ {
 				out[c] = unorm8(src[c])
 			}
+			col := packRGBA(out)
+			for s := range fu.samplePos {
+				if smask&(1<<s) != 0 {
+					t.writeColor(px, py, s, col)
+				}
+			}
 		}
-		t.writeColor(px, py, packRGBA(out))
 		written++
 		if c := q.cell; c >= 0 && int(c) < len(fr.work) {
 			fr.work[c].Fragments++
@@ -440,12 +704,20 @@ func (fu *fragUnit) textureStep() uint64 {
 	tr := &fu.trace
 	var samples uint64
 	active := tr.Active.Count()
+	r := fu.fr.r
 	for _, a := range tr.Accesses {
 		if a.Kind != emu.AccessTexture {
 			continue
 		}
 		samples += uint64(active)
-		fu.fr.r.ms.texture(fu.core, tr.Addrs[a.Start:a.Start+a.N], a.Bytes, active)
+		addrs, bytes := tr.Addrs[a.Start:a.Start+a.N], a.Bytes
+		if len(r.sampled) > 0 && len(addrs) > 0 {
+			if att := r.sampledAt(addrs[0]); att != nil {
+				fu.texAddrs, bytes = att.texelAddrs(addrs, fu.texAddrs)
+				addrs = fu.texAddrs
+			}
+		}
+		r.ms.texture(fu.core, addrs, bytes, active)
 	}
 	return samples
 }

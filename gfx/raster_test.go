@@ -14,8 +14,8 @@ func TestTopLeftFillRule(t *testing.T) {
 	const size = 64
 	rng := rand.New(rand.NewSource(1))
 	for trial := 0; trial < 20; trial++ {
-		r := &Renderer{opt: Options{Width: size, Height: size}, nvary: 0}
-		fr := &frameRun{r: r, draws: []*drawState{{cullBack: false}}}
+		r := &Renderer{opt: Options{Width: size, Height: size}}
+		fr := &frameRun{r: r, draws: []*drawState{{cullBack: false}}, pass: &renderPass{w: size, h: size, samples: 1}, prog: &program{}}
 		// Square from pixel centre (8.5, 8.5) to (40.5, 40.5): n×n cells.
 		const n = 8
 		const x0, side = 8.5, 32.0
@@ -53,7 +53,7 @@ func TestTopLeftFillRule(t *testing.T) {
 			p := &fr.prims[pi]
 			for y := int(p.by0); y <= int(p.by1); y++ {
 				for x := int(p.bx0); x <= int(p.bx1); x++ {
-					if p.covers(x, y) {
+					if p.sampleMask(x, y, samplePositions[1]) != 0 {
 						count[y][x]++
 					}
 				}
@@ -81,7 +81,7 @@ func TestTopLeftFillRule(t *testing.T) {
 // behind the camera is culled.
 func TestCullingAndClipping(t *testing.T) {
 	r := &Renderer{opt: Options{Width: 32, Height: 32}}
-	fr := &frameRun{r: r, draws: []*drawState{{cullBack: true}}}
+	fr := &frameRun{r: r, draws: []*drawState{{cullBack: true}}, pass: &renderPass{w: 32, h: 32, samples: 1}, prog: &program{}}
 	fr.clip = [][4]float32{
 		{-0.5, -0.5, 0.5, 1}, {0.5, -0.5, 0.5, 1}, {0, 0.5, 0.5, 1}, // 0-2
 		{0.1, 0.1, 0.5, 1}, {0.1, 0.1, 0.5, 1}, // 3, 4: duplicates

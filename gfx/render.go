@@ -90,6 +90,14 @@ type Options struct {
 	Cost CostModel
 	// MaxWarpInsts bounds one shader warp (0: 1<<22).
 	MaxWarpInsts uint64
+	// The main pass's attachments (the one pass of a single-pass scene):
+	// MSAA is its samples per pixel (0 or 1: one); DepthFormat its depth
+	// format ("" is DefaultDepthFormat, "none" no depth attachment);
+	// the load and store actions of its colour and depth.
+	MSAA                   int
+	DepthFormat            string
+	ColorLoad, DepthLoad   LoadOp
+	ColorStore, DepthStore StoreOp
 	// Context, when set, stops a frame when done: Render returns an error
 	// wrapping emu.ErrStopped and the context's cause, and no frame.
 	Context context.Context
@@ -122,10 +130,8 @@ type Renderer struct {
 	opt  Options
 	cost CostModel
 
-	vs, fs, fsMasked *shader
-	varyings         []varying
-	nvary            int
-	stageRuns        map[stageKey]*stageRun
+	programs  map[string]*program
+	stageRuns map[stageKey]*stageRun
 
 	mem    *emu.Memory
 	ubo    *emu.Buffer
@@ -148,19 +154,10 @@ type Renderer struct {
 	ptBase   uint64 // post-transform vertex buffer
 	ptCap    int
 
-	fbImg     layout.Image
-	fbBase    uint64
-	fb        []byte
-	depthImg  layout.Image
-	depthBase uint64
-	crcBase   uint64 // transaction elimination's CRCs, one per tile
-	crcs      []uint32
-	crcValid  []bool
-
-	tileW, tileH int        // tile_lists tiles
-	bins         *BinLayout // gmem_bins
-	polyBase     uint64     // polygon-list heap / visibility streams
-	frame        int
+	passes   []*renderPass
+	mainPass *renderPass
+	sampled  []*attachment // attachments later passes sample
+	frame    int
 }
 
 // meshAddrs are the GPU addresses of a mesh's vertex streams.
@@ -170,8 +167,8 @@ type meshAddrs struct {
 }
 
 type stageKey struct {
-	sh      *shader
-	sampler uint64
+	sh             *shader
+	sampler, input uint64 // samplers of bindings 1 and 2
 }
 
 // stageRun is a dispatch of one shader with one sampler; ctx tells its
@@ -198,7 +195,10 @@ func New(g *arch.GPU, sc *scene.Scene, opt Options) (*Renderer, error) {
 	if err := sc.Validate(); err != nil {
 		return nil, &InputError{Msg: "scene: " + err.Error()}
 	}
-	r := &Renderer{g: g, sc: sc, opt: opt, cost: opt.Cost, stageRuns: map[stageKey]*stageRun{}}
+	if opt.MSAA != 0 && opt.MSAA != 1 && opt.MSAA != 2 && opt.MSAA != 4 {
+		return nil, inputErrorf("%d samples per pixel: 1, 2 or 4", opt.MSAA)
+	}
+	r := &Renderer{g: g, sc: sc, opt: opt, cost: opt.Cost, stageRuns: map[stageKey]*stageRun{}, programs: map[string]*program{}}
 	if r.cost == nil {
 		// Frames run on the timing engine; the throughput model still
 		// prices the pieces the renderer's own bookkeeping asks about.
@@ -207,12 +207,6 @@ func New(g *arch.GPU, sc *scene.Scene, opt Options) (*Renderer, error) {
 	}
 	if r.opt.MaxWarpInsts == 0 {
 		r.opt.MaxWarpInsts = 1 << 22
-	}
-	if err := r.loadShaders(); err != nil {
-		return nil, err
-	}
-	if err := r.configureTiling(); err != nil {
-		return nil, err
 	}
 	r.mem = emu.NewMemory()
 	r.ubo = r.mem.Alloc(shaders.DrawBlockSize, "draw uniforms", true)
@@ -231,23 +225,8 @@ func New(g *arch.GPU, sc *scene.Scene, opt Options) (*Renderer, error) {
 		a.indices = r.va.alloc(len(m.Indices) * 4)
 		r.meshAddr = append(r.meshAddr, a)
 	}
-	kind, err := layout.Parse(g.Tiling.FramebufferLayout)
-	if err != nil {
-		return nil, inputErrorf("%s: tiling.framebuffer_layout: %v", g.ID, err)
-	}
-	if opt.LayoutSet {
-		kind = opt.Layout
-	}
-	r.fbImg = layout.Image{Kind: kind, Width: opt.Width, Height: opt.Height, BPP: colorBytes}
-	r.fb = make([]byte, r.fbImg.Size())
-	r.fbBase = r.va.alloc(r.fbImg.Size())
-	r.depthImg = layout.Image{Kind: kind, Width: opt.Width, Height: opt.Height, BPP: depthBytes}
-	r.depthBase = r.va.alloc(r.depthImg.Size())
-	if te := g.Tiling.TransactionElimination; te && r.bins == nil {
-		nt := ceilDivInt(opt.Width, r.tileW) * ceilDivInt(opt.Height, r.tileH)
-		r.crcs = make([]uint32, nt)
-		r.crcValid = make([]bool, nt)
-		r.crcBase = r.va.alloc(nt * g.Tiling.CRCBytesPerTile)
+	if err := r.setupPasses(); err != nil {
+		return nil, err
 	}
 	return r, nil
 }
@@ -306,83 +285,93 @@ func buildMips(img *emu.Image) {
 	}
 }
 
-func (r *Renderer) loadShaders() error {
-	g := r.g
-	vsSrc, vsName := shaders.Vertex, "default.vert"
-	if r.opt.VS != nil {
-		vsSrc, vsName = r.opt.VS, r.opt.VSName
-	}
-	var err error
-	if r.vs, err = loadShader(g, vsSrc, vsName, spirv.ExecutionModelVertex); err != nil {
-		return err
-	}
-	if r.opt.FS != nil {
-		if r.fs, err = loadShader(g, r.opt.FS, r.opt.FSName, spirv.ExecutionModelFragment); err != nil {
-			return err
-		}
-		r.fsMasked = r.fs
-	} else {
-		if r.fs, err = loadShader(g, shaders.Fragment, "default.frag", spirv.ExecutionModelFragment); err != nil {
-			return err
-		}
-		if r.fsMasked, err = loadShader(g, shaders.FragmentMasked, "masked.frag", spirv.ExecutionModelFragment); err != nil {
-			return err
-		}
-	}
-	if r.varyings, r.nvary, err = linkVaryings(r.vs, r.fs); err != nil {
-		return err
-	}
-	if r.fsMasked != r.fs {
-		v2, _, err := linkVaryings(r.vs, r.fsMasked)
-		if err != nil {
-			return err
-		}
-		if len(v2) != len(r.varyings) {
-			return fmt.Errorf("internal: the default fragment shaders read different inputs")
-		}
-	}
-	return nil
+// program is a pass's shaders: the vertex shader, the fragment shaders of
+// opaque or blended and of alpha-tested materials, and the varyings
+// between them.
+type program struct {
+	vs, fs, fsMasked *shader
+	varyings         []varying
+	nvary            int
 }
 
-// configureTiling checks the GPU's tiling parameters and derives the tile
-// or bin layout of its scheme.
-func (r *Renderer) configureTiling() error {
+// program loads the shaders of a pass's shading: "" is the default pair
+// (or the user's); color says the pass has a colour attachment for the
+// fragment shader to write.
+func (r *Renderer) program(shading string, color bool) (*program, error) {
+	pr, ok := r.programs[shading]
+	if !ok {
+		var err error
+		if pr, err = r.loadProgram(shading); err != nil {
+			return nil, err
+		}
+		r.programs[shading] = pr
+	}
+	if color && pr.fs.colorOffset < 0 {
+		return nil, inputErrorf("%s writes no colour (an output at location 0)", pr.fs.name)
+	}
+	return pr, nil
+}
+
+func (r *Renderer) loadProgram(shading string) (*program, error) {
 	g := r.g
-	if g.Tiling.Scheme == arch.GMEMBins {
-		if r.opt.Mode == Immediate {
-			return nil
+	pr := &program{}
+	vsSrc, vsName := shaders.Vertex, "default.vert"
+	fsSrc, fsName := shaders.Fragment, "default.frag"
+	maskedSrc, maskedName := shaders.FragmentMasked, "masked.frag"
+	switch shading {
+	case "":
+		if r.opt.VS != nil {
+			vsSrc, vsName = r.opt.VS, r.opt.VSName
 		}
-		bl, err := AdrenoBins(g, BinQuery{Width: r.opt.Width, Height: r.opt.Height, Colors: []string{"rgba8"}, Depth: "d24s8", MSAA: 1})
+		if r.opt.FS != nil {
+			fsSrc, fsName = r.opt.FS, r.opt.FSName
+			maskedSrc = nil
+		}
+	case "depth":
+		fsSrc, fsName = shaders.FragmentDepth, "depth.frag"
+		maskedSrc = nil
+	case "shadowed":
+		vsSrc, vsName = shaders.VertexShadowed, "shadowed.vert"
+		fsSrc, fsName = shaders.FragmentShadowed, "shadowed.frag"
+		maskedSrc = nil
+	case "bloom":
+		fsSrc, fsName = shaders.FragmentBloom, "bloom.frag"
+		maskedSrc = nil
+	default:
+		return nil, inputErrorf("scene: a pass uses shading %q, which the renderer does not have (depth, shadowed, bloom)", shading)
+	}
+	var err error
+	if pr.vs, err = loadShader(g, vsSrc, vsName, spirv.ExecutionModelVertex); err != nil {
+		return nil, err
+	}
+	if pr.fs, err = loadShader(g, fsSrc, fsName, spirv.ExecutionModelFragment); err != nil {
+		return nil, err
+	}
+	pr.fsMasked = pr.fs
+	if maskedSrc != nil {
+		if pr.fsMasked, err = loadShader(g, maskedSrc, maskedName, spirv.ExecutionModelFragment); err != nil {
+			return nil, err
+		}
+	}
+	if pr.varyings, pr.nvary, err = linkVaryings(pr.vs, pr.fs); err != nil {
+		return nil, err
+	}
+	if pr.fsMasked != pr.fs {
+		v2, _, err := linkVaryings(pr.vs, pr.fsMasked)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		r.bins = bl
-		return nil
+		if len(v2) != len(pr.varyings) {
+			return nil, fmt.Errorf("internal: the fragment shaders of shading %q read different inputs", shading)
+		}
 	}
-	// tile_lists: the nominal tile, whole 2×2 quads.
-	r.tileW, r.tileH = max(g.Tiling.TileWidth, 2), max(g.Tiling.TileHeight, 2)
-	r.tileW += r.tileW % 2
-	r.tileH += r.tileH % 2
-	if r.opt.Mode == Immediate {
-		return nil
-	}
-	// Colour RGBA8 plus 32-bit depth/stencil must fit the tile buffer
-	// where the description gives one (seed 000 §Rasterization and Tiled
-	// Rendering: 256 bits per pixel on Bifrost).
-	need := colorBytes + depthBytes
-	if bits := g.Tiling.TileBufferBitsPerPixel; bits > 0 && bits < need*8 {
-		return inputErrorf("%s's tile buffer holds %d bits per pixel; RGBA8 colour and 32-bit depth need %d", g.ID, bits, need*8)
-	}
-	if kib := g.Tiling.TileBufferKiB; kib > 0 && kib*1024 < r.tileW*r.tileH*need {
-		return inputErrorf("%s's tile buffer of %d KiB cannot hold a %dx%d tile of RGBA8 colour and 32-bit depth (%d bytes)", g.ID, kib, r.tileW, r.tileH, r.tileW*r.tileH*need)
-	}
-	return nil
+	return pr, nil
 }
 
 // stage returns the dispatch of sh with a sampler, creating it the first
 // time.
-func (r *Renderer) stage(sh *shader, sampler uint64) (*stageRun, error) {
-	k := stageKey{sh, sampler}
+func (r *Renderer) stage(sh *shader, sampler, input uint64) (*stageRun, error) {
+	k := stageKey{sh, sampler, input}
 	if sr, ok := r.stageRuns[k]; ok {
 		return sr, nil
 	}
@@ -395,8 +384,11 @@ func (r *Renderer) stage(sh *shader, sampler uint64) (*stageRun, error) {
 	if sh.texParam >= 0 {
 		params[sh.texParam] = emu.ParamValue{Slots: []uint64{0, sampler}}
 	}
+	if sh.inputParam >= 0 {
+		params[sh.inputParam] = emu.ParamValue{Slots: []uint64{1, input}}
+	}
 	d := &emu.Dispatch{Prog: sh.prog, Mem: r.mem, Width: sh.width, Dims: 1, Global: [3]int{sh.width, 1, 1}, Local: [3]int{sh.width, 1, 1},
-		Params: params, Images: []*emu.Image{r.white}, MaxWarpInsts: math.MaxUint64}
+		Params: params, Images: []*emu.Image{r.white, r.white}, MaxWarpInsts: math.MaxUint64}
 	if p.Model == spirv.ExecutionModelVertex {
 		d.InitLane = func(w *emu.Warp, lane int, frame []byte) { sr.vtx.initLane(lane, frame) }
 		d.Builtin = func(b spirv.BuiltIn, w *emu.Warp, lane, comp int) (uint64, bool) { return sr.vtx.builtin(b, lane) }
@@ -535,18 +527,20 @@ func RenderFrames(g *arch.GPU, sc *scene.Scene, opt Options, frames int) ([]*Fra
 	return out, nil
 }
 
-// image reads the colour buffer back from memory through its layout.
+// image reads the last pass's colour attachment back from memory: what
+// write-backs, resolves or immediate-mode writes left there.
 func (r *Renderer) image() *image.NRGBA {
-	w, h := r.opt.Width, r.opt.Height
-	img := image.NewNRGBA(image.Rect(0, 0, w, h))
-	for y := 0; y < h; y++ {
-		for x := 0; x < w; x++ {
-			o := r.fbImg.Offset(x, y)
-			copy(img.Pix[y*img.Stride+x*4:], r.fb[o:o+4])
+	a := r.passes[len(r.passes)-1].color
+	img := image.NewNRGBA(image.Rect(0, 0, a.w, a.h))
+	for y := 0; y < a.h; y++ {
+		for x := 0; x < a.w; x++ {
+			c := a.color[y*a.w+x]
+			o := y*img.Stride + x*4
+			img.Pix[o], img.Pix[o+1], img.Pix[o+2], img.Pix[o+3] = uint8(c), uint8(c>>8), uint8(c>>16), uint8(c>>24)
 		}
 	}
 	return img
 }
 
 // Layout is the colour buffer's layout in memory.
-func (r *Renderer) Layout() layout.Kind { return r.fbImg.Kind }
+func (r *Renderer) Layout() layout.Kind { return r.passes[len(r.passes)-1].color.img.Kind }

@@ -53,6 +53,7 @@ var attrComps = [numAttrs]int{3, 3, 2, 4}
 const (
 	bindingDraw    = 0
 	bindingTexture = 1
+	bindingInput   = 2 // an earlier pass's attachment, in passes that sample one
 )
 
 // ioSlot is a float (or integer) input or output in a lane's frame.
@@ -81,6 +82,7 @@ type shader struct {
 	kills       bool
 	drawParam   int // index in ir.Params, -1 when unused
 	texParam    int
+	inputParam  int
 	width       int // warp width the GPU's occupancy rules pick
 	// blockCycles is what one warp's run of each IR block costs an engine:
 	// the larger of its issue slots and its busiest pipe's cycles, from the
@@ -135,7 +137,7 @@ func loadShader(g *arch.GPU, spv []byte, name string, want spirv.ExecutionModel)
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	p := ep.Program
-	s := &shader{name: name, ir: p, prog: ep, posOffset: -1, colorOffset: -1, fragDepth: -1, drawParam: -1, texParam: -1}
+	s := &shader{name: name, ir: p, prog: ep, posOffset: -1, colorOffset: -1, fragDepth: -1, drawParam: -1, texParam: -1, inputParam: -1}
 	stage := "vertex"
 	if want == spirv.ExecutionModelFragment {
 		stage = "fragment"
@@ -191,6 +193,9 @@ func loadShader(g *arch.GPU, spv []byte, name string, want spirv.ExecutionModel)
 				return nil, inputErrorf("%s: the texture at set 0 binding 1 (%s) must be a sampler2D", name, par.Name)
 			}
 			s.texParam = i
+		case par.Set == 0 && par.Binding == bindingInput && par.Kind == ir.ParamImage && par.Type.Elem != nil && par.Type.Elem.Kind == ir.KindSampledImage &&
+			par.Image != nil && par.Image.Dim == spirv.Dim2D && !par.Image.Arrayed && !par.Image.MS:
+			s.inputParam = i // checked against the pass that runs the shader
 		default:
 			return nil, inputErrorf("%s: resource %q (%s) at set %d binding %d is not provided; the renderer binds a uniform block Draw at set 0 binding 0 and a sampler2D at set 0 binding 1", name, par.Name, par.Kind, par.Set, par.Binding)
 		}
@@ -222,9 +227,6 @@ func loadShader(g *arch.GPU, spv []byte, name string, want spirv.ExecutionModel)
 				return nil, inputErrorf("%s: the colour output %s is a %d-component %s; a vec4 (or vec3) float colour is needed", name, o.name, o.comps, map[bool]string{true: "float", false: "integer"}[o.float])
 			}
 			s.colorOffset, s.colorComps = o.offset, o.comps
-		}
-		if s.colorOffset < 0 {
-			return nil, inputErrorf("%s writes no colour (an output at location 0)", name)
 		}
 	}
 	occ, err := g.Occupancy(arch.OccupancyQuery{Regs: min(max(p.Registers(), 1), g.MaxRegistersPerThread)})

@@ -78,6 +78,7 @@ type FrameStats struct {
 	HelperLanes         uint64  `json:"helper_lanes"`
 	Discarded           uint64  `json:"fragments_discarded"`
 	LateZKilled         uint64  `json:"fragments_late_z_killed"`
+	HSRRemoved          uint64  `json:"fragments_hsr_removed"`
 	FragmentsWritten    uint64  `json:"fragments_written"`
 	Blended             uint64  `json:"fragments_blended"`
 	Overdraw            float64 `json:"overdraw"`
@@ -87,12 +88,21 @@ type FrameStats struct {
 	FragmentWarpWidth   int     `json:"fragment_warp_width"`
 	VertexWarpWidth     int     `json:"vertex_warp_width"`
 
-	TextureSamples   uint64  `json:"texture_samples"`
-	TexCacheHits     uint64  `json:"texture_cache_hits"`
-	TexCacheMisses   uint64  `json:"texture_cache_misses"`
-	TexCacheHitRate  float64 `json:"texture_cache_hit_rate"`
-	TileMemoryBytes  uint64  `json:"tile_memory_bytes"`
-	CommandStreamOps uint64  `json:"command_stream_draws_processed"`
+	TextureSamples  uint64  `json:"texture_samples"`
+	TexCacheHits    uint64  `json:"texture_cache_hits"`
+	TexCacheMisses  uint64  `json:"texture_cache_misses"`
+	TexCacheHitRate float64 `json:"texture_cache_hit_rate"`
+	TileMemoryBytes uint64  `json:"tile_memory_bytes"`
+	// Render passes and their attachments.
+	RenderPasses         int    `json:"render_passes"`
+	Samples              int    `json:"samples"`
+	AttachmentLoadBytes  uint64 `json:"attachment_load_bytes"`
+	AttachmentStoreBytes uint64 `json:"attachment_store_bytes"`
+	PartialRenders       int    `json:"partial_renders"`
+	CompressedBytes      uint64 `json:"framebuffer_compressed_bytes"`
+	UncompressedBytes    uint64 `json:"framebuffer_uncompressed_bytes"`
+	ParameterBufferPeak  uint64 `json:"parameter_buffer_peak_bytes"`
+	CommandStreamOps     uint64 `json:"command_stream_draws_processed"`
 
 	// Mip levels the fragment shaders' samples read (helper lanes
 	// included): samples minified (LOD above 0), samples that blended two

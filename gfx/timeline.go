@@ -61,9 +61,13 @@ type shadeWarp struct {
 type task struct {
 	kind  taskKind
 	name  string
-	cell  int // the heatmap cell (tile, bin), -1 none
-	warps []shadeWarp
-	ops   []memOp
+	pass  int    // the render pass it belongs to
+	where string // the render pass's name
+	cell  int    // the heatmap cell (tile, bin), -1 none
+	// tileBytes is what one tile takes of a core's tile buffer.
+	tileBytes int
+	warps     []shadeWarp
+	ops       []memOp
 	// The tiler's work: primitives in, bin entries out.
 	prims, refs uint64
 	// draws the command processor walks for the task's pass.
@@ -79,6 +83,16 @@ type task struct {
 type recorder struct {
 	tasks []*task
 	cur   *task
+	pass  int
+	where string
+}
+
+// nextPass starts recording a render pass.
+func (rc *recorder) nextPass(name string) {
+	if rc != nil {
+		rc.pass++
+		rc.where = name
+	}
 }
 
 // begin starts a task; work recorded from now on belongs to it. Without
@@ -88,7 +102,7 @@ func (rc *recorder) begin(kind taskKind, name string, cell int) *task {
 	if rc == nil {
 		return nil
 	}
-	t := &task{kind: kind, name: name, cell: cell}
+	t := &task{kind: kind, name: name, cell: cell, pass: rc.pass, where: rc.where}
 	rc.tasks = append(rc.tasks, t)
 	rc.cur = t
 	return t
@@ -202,7 +216,27 @@ func (s *shaderSource) Next(c int, t float64) (*timing.ReplayWarp, float64) {
 	return p.w, 0
 }
 
-func newTimeline(r *Renderer) (*timeline, error) {
+// shadersOf lists the shaders the frames' recorded warps ran, in order.
+func shadersOf(fws ...*frameWork) []*shader {
+	var out []*shader
+	for _, fw := range fws {
+		for _, js := range fw.jobs {
+			for _, tk := range append([]*task{js.vertex}, js.tasks...) {
+				if tk == nil {
+					continue
+				}
+				for i := range tk.warps {
+					if sh := tk.warps[i].sh; !slices.Contains(out, sh) {
+						out = append(out, sh)
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+func newTimeline(r *Renderer, shaders []*shader) (*timeline, error) {
 	g := r.g
 	m := r.ms.h
 	e := timing.NewEngine(g, m)
@@ -212,10 +246,7 @@ func newTimeline(r *Renderer) (*timeline, error) {
 	}
 	tl := &timeline{r: r, g: g, e: e, cp: proc, m: m, kernels: map[*shader]*timing.Kernel{}, srcs: map[*shader]*shaderSource{},
 		raster: make([]unit, g.Cores), blend: make([]unit, g.Cores)}
-	for _, sh := range []*shader{r.vs, r.fs, r.fsMasked} {
-		if _, ok := tl.kernels[sh]; ok || sh == nil {
-			continue
-		}
+	for _, sh := range shaders {
 		low, err := families.Lower(sh.ir, g, sh.width)
 		if err != nil {
 			return nil, inputErrorf("%s cannot run on %s: %v", sh.name, g.ID, err)
@@ -356,134 +387,163 @@ func (tl *timeline) run(tk *task, core int, t float64, revisit []shadeWarp, warp
 	}
 }
 
-// frameWork is a recorded frame's tasks sorted by kind.
+// frameWork is a recorded frame's work as command-processor jobs: the
+// tasks in the order the renderer made them, grouped into jobs — a
+// vertex task and its tiler or binning task form a geometry job, a run of
+// tiles one fragment job (several when a full parameter buffer forced
+// partial renders), each bin a fragment job of its own, the screen
+// (immediate mode) one.
 type frameWork struct {
-	fr     *frameRun
-	vertex *task
-	tiler  *task
-	tiles  []*task // tiles or bins, in recorded order
-	screen *task
+	fr   *frameRun
+	jobs []jobSpec
+}
+
+type jobSpec struct {
+	name   string
+	role   cp.Role
+	tasks  []*task
+	vertex *task // the pass's vertex task (a bin re-shades with it)
+	draws  int
 }
 
 func sortTasks(fr *frameRun, tasks []*task) *frameWork {
 	fw := &frameWork{fr: fr}
+	passes := map[int]bool{}
 	for _, tk := range tasks {
+		passes[tk.pass] = true
+	}
+	var vertex *task
+	prefix := func(tk *task) string {
+		if len(passes) > 1 && tk.where != "" {
+			return tk.where + ": "
+		}
+		return ""
+	}
+	for i := 0; i < len(tasks); i++ {
+		tk := tasks[i]
 		switch tk.kind {
 		case taskVertex:
-			fw.vertex = tk
+			vertex = tk
+			js := jobSpec{name: "vertex", role: cp.Geometry, tasks: []*task{tk}, vertex: tk, draws: tk.draws}
+			if i+1 < len(tasks) && tasks[i+1].kind == taskTiler {
+				i++
+				js.tasks = append(js.tasks, tasks[i])
+				js.name = "vertex and tiling"
+				if tasks[i].name == "binning" {
+					js.name = "binning"
+				}
+			}
+			// gmem_bins without a binning pass: the vertex work happens in
+			// the bins.
+			if len(js.tasks) == 1 && i+1 < len(tasks) && tasks[i+1].kind == taskBin {
+				continue
+			}
+			js.name = prefix(tk) + js.name
+			fw.jobs = append(fw.jobs, js)
 		case taskTiler:
-			fw.tiler = tk
-		case taskTile, taskBin:
-			fw.tiles = append(fw.tiles, tk)
+			// Binning resumed after a partial render.
+			fw.jobs = append(fw.jobs, jobSpec{name: prefix(tk) + "tiling", role: cp.Geometry, tasks: []*task{tk}, vertex: vertex})
+		case taskTile:
+			js := jobSpec{name: prefix(tk) + "fragment", role: cp.Fragment, vertex: vertex}
+			for ; i < len(tasks) && tasks[i].kind == taskTile && tasks[i].pass == tk.pass; i++ {
+				js.tasks = append(js.tasks, tasks[i])
+			}
+			i--
+			fw.jobs = append(fw.jobs, js)
+		case taskBin:
+			fw.jobs = append(fw.jobs, jobSpec{name: prefix(tk) + tk.name, role: cp.Fragment, tasks: []*task{tk}, vertex: vertex, draws: tk.draws})
 		case taskScreen:
-			fw.screen = tk
+			fw.jobs = append(fw.jobs, jobSpec{name: prefix(tk) + "fragment", role: cp.Fragment, tasks: []*task{tk}, vertex: vertex})
+		}
+	}
+	// A pass's earlier fragment jobs are partial renders.
+	for i := range fw.jobs {
+		j := &fw.jobs[i]
+		if j.role != cp.Fragment || len(j.tasks) == 0 || j.tasks[0].kind != taskTile {
+			continue
+		}
+		for k := i + 1; k < len(fw.jobs); k++ {
+			if o := fw.jobs[k]; o.role == cp.Fragment && len(o.tasks) > 0 && o.tasks[0].kind == taskTile && o.tasks[0].pass == j.tasks[0].pass {
+				j.name += " (partial render)"
+				break
+			}
 		}
 	}
 	return fw
 }
 
-// submit hands a frame's jobs to the command processor at host time t:
-// its geometry (vertex shading, then the tiler or binning) and its
-// fragment work (tiles over the cores, each bin in turn, or the screen),
-// filling ft as they run.
+// submit hands a frame's jobs to the command processor at host time t,
+// each after the one before it in the frame (a job's work needs what the
+// earlier ones made), filling ft as they run.
 func (tl *timeline) submit(fw *frameWork, t float64, ft *frameTiming) {
-	fr := fw.fr
-	draws := len(fr.draws)
-	bins := len(fw.tiles) > 0 && fw.tiles[0].kind == taskBin
-	var geo *cp.Job
-	if fw.vertex != nil && !(bins && fw.tiler == nil) {
-		geo = &cp.Job{Name: "geometry", Role: cp.Geometry, Draws: draws, Run: func(t float64, done func(float64)) {
-			tl.run(fw.vertex, -1, t, nil, nil, func(t float64) {
-				if fw.tiler == nil {
-					done(t)
-					return
-				}
-				tl.run(fw.tiler, -1, t, nil, nil, done)
-			})
-		}}
-		if fw.tiler != nil {
-			geo.Name = fw.tiler.name
-			if bins {
-				geo.Name = "binning"
-			} else {
-				geo.Name = "vertex and tiling"
-			}
-		} else {
-			geo.Name = "vertex"
+	var prev *cp.Job
+	for _, js := range fw.jobs {
+		js := js
+		j := &cp.Job{Name: js.name, Role: js.role, Draws: js.draws}
+		if prev != nil {
+			j.Deps = []*cp.Job{prev}
 		}
-		tl.cp.Submit(geo, t)
-		ft.jobs = append(ft.jobs, geo)
-	}
-	deps := []*cp.Job(nil)
-	if geo != nil {
-		deps = []*cp.Job{geo}
-	}
-	switch {
-	case bins:
-		// Each bin is a pass over the command stream: its vertices
-		// shaded again, its fragments, its resolve.
-		for _, tk := range fw.tiles {
-			tk := tk
-			revisit := tl.revisit(fw.vertex, tk.revisit)
-			j := &cp.Job{Name: tk.name, Role: cp.Fragment, Draws: tk.draws, Deps: deps, Run: func(t float64, done func(float64)) {
+		switch {
+		case js.role == cp.Geometry:
+			j.Run = func(t float64, done func(float64)) { tl.runSeq(js.tasks, t, done) }
+		case js.tasks[0].kind == taskTile:
+			j.Run = func(t float64, done func(float64)) { tl.runTiles(js.tasks, t, ft, done) }
+		default:
+			tk := js.tasks[0]
+			revisit := tl.revisit(js.vertex, tk.revisit)
+			j.Run = func(t float64, done func(float64)) {
 				tl.run(tk, -1, t, revisit, nil, func(end float64) {
-					ft.cells[tk.cell] = end - t
+					if tk.cell >= 0 {
+						ft.cells[tk.cell] = end - t
+					}
 					done(end)
 				})
-			}}
-			tl.cp.Submit(j, t)
-			ft.jobs = append(ft.jobs, j)
+			}
 		}
-	case fw.screen != nil:
-		j := &cp.Job{Name: "fragment", Role: cp.Fragment, Deps: deps, Run: func(t float64, done func(float64)) {
-			tl.run(fw.screen, -1, t, nil, nil, done)
-		}}
 		tl.cp.Submit(j, t)
 		ft.jobs = append(ft.jobs, j)
-	case len(fw.tiles) > 0:
-		// Tiles go to the cores as they have room: a core holds as many
-		// tiles as its tile buffer has space for (tiling.tile_buffer_kib
-		// over a tile's colour and depth), and takes the next when one's
-		// warps are done (its write-back overlaps).
-		inFlight := tl.tilesPerCore(fr)
-		j := &cp.Job{Name: "fragment", Role: cp.Fragment, Deps: deps, Run: func(t float64, done func(float64)) {
-			next, left := 0, len(fw.tiles)
-			var start func(core int, t float64)
-			start = func(core int, t float64) {
-				if next >= len(fw.tiles) {
-					return
-				}
-				tk := fw.tiles[next]
-				next++
-				tl.run(tk, core, t, nil, func(at float64) { start(core, at) }, func(end float64) {
-					ft.cells[tk.cell] = end - t
-					if left--; left == 0 {
-						done(end)
-					}
-				})
-			}
-			for k := 0; k < inFlight; k++ {
-				for c := 0; c < tl.g.Cores; c++ {
-					start(c, t)
-				}
-			}
-		}}
-		tl.cp.Submit(j, t)
-		ft.jobs = append(ft.jobs, j)
+		prev = j
 	}
 }
 
-// tilesPerCore is how many tiles one core's tile buffer holds at once:
-// tiling.tile_buffer_kib over a tile's colour and depth (one without a
-// tile buffer size holds one).
-func (tl *timeline) tilesPerCore(fr *frameRun) int {
-	r := fr.r
-	kib := tl.g.Tiling.TileBufferKiB
-	tile := r.tileW * r.tileH * (colorBytes + depthBytes)
-	if kib <= 0 || tile <= 0 {
-		return 1
+// runSeq runs tasks one after another (a vertex task, then its tiler).
+func (tl *timeline) runSeq(tasks []*task, t float64, done func(float64)) {
+	if len(tasks) == 0 {
+		done(t)
+		return
 	}
-	return max(kib*1024/tile, 1)
+	tl.run(tasks[0], -1, t, nil, nil, func(t float64) { tl.runSeq(tasks[1:], t, done) })
+}
+
+// runTiles runs a fragment job's tiles: they go to the cores as the cores'
+// tile buffers have room (tiling.tile_buffer_kib over a tile's bytes), a
+// core taking its next tile when one's warps are done (the write-back
+// overlaps).
+func (tl *timeline) runTiles(tiles []*task, t float64, ft *frameTiming, done func(float64)) {
+	inFlight := 1
+	if kib := tl.g.Tiling.TileBufferKiB; kib > 0 && tiles[0].tileBytes > 0 {
+		inFlight = max(kib*bytesPerKiB/tiles[0].tileBytes, 1)
+	}
+	next, left := 0, len(tiles)
+	var start func(core int, t float64)
+	start = func(core int, t float64) {
+		if next >= len(tiles) {
+			return
+		}
+		tk := tiles[next]
+		next++
+		tl.run(tk, core, t, nil, func(at float64) { start(core, at) }, func(end float64) {
+			ft.cells[tk.cell] = end - t
+			if left--; left == 0 {
+				done(end)
+			}
+		})
+	}
+	for k := 0; k < inFlight; k++ {
+		for c := 0; c < tl.g.Cores; c++ {
+			start(c, t)
+		}
+	}
 }
 
 // revisit is n of the frame's vertex warps to replay again, in order and
@@ -506,12 +566,13 @@ func (tl *timeline) revisit(vertex *task, n int) []shadeWarp {
 // its timing.
 func (r *Renderer) timeFrame(fr *frameRun, tasks []*task) (*frameTiming, error) {
 	r.ms.h.Reset()
-	tl, err := newTimeline(r)
+	fw := sortTasks(fr, tasks)
+	tl, err := newTimeline(r, shadersOf(fw))
 	if err != nil {
 		return nil, err
 	}
 	ft := &frameTiming{cells: map[int]float64{}}
-	tl.submit(sortTasks(fr, tasks), 0, ft)
+	tl.submit(fw, 0, ft)
 	if r.opt.Context != nil {
 		ctx := r.opt.Context
 		tl.e.SetCheckpoint(func(float64) error {
@@ -565,7 +626,7 @@ func (r *Renderer) interval(prev, cur *frameWork) (float64, error) {
 	saved := r.ms.h
 	r.ms.h = mem.New(r.g)
 	defer func() { r.ms.h = saved }()
-	tl, err := newTimeline(r)
+	tl, err := newTimeline(r, shadersOf(prev, cur))
 	if err != nil {
 		return 0, err
 	}

@@ -29,6 +29,12 @@ var builtins = map[string]struct {
 		}
 		return UI(), nil
 	}},
+	"shadows": {"three render passes: a 512x512 shadow map (depth from a light), the main pass (lit, textured spheres and boxes on a floor, sampling the shadow map) and a bloom-like post-process pass reading the main pass's colour with a full-screen triangle", func(n int) (*Scene, error) {
+		if n != 0 {
+			return nil, fmt.Errorf("shadows takes no size parameter")
+		}
+		return Shadows(), nil
+	}},
 	"cube": {"one lit, textured cube (12 triangles)", func(n int) (*Scene, error) {
 		if n != 0 {
 			return nil, fmt.Errorf("cube takes no size parameter")
@@ -181,6 +187,76 @@ func Spheres(triangles int) *Scene {
 		Instance{Mesh: 3, Transform: Translate(Vec3{-1.2, 0, 2.2})},
 		Instance{Mesh: 3, Transform: Translate(Vec3{1.0, 0.3, 2.6})})
 	s.Camera = Camera{Eye: Vec3{0, 1.7, 7.5}, Target: Vec3{0, 0.8, -1}, Up: Vec3{0, 1, 0}, FovY: 55 * math.Pi / 180, Near: 0.5, Far: 40}
+	return s
+}
+
+// box is a cube of side 1 centred on the origin, faces facing out.
+func box(mat int) Mesh {
+	m := Mesh{Name: "box", Material: mat}
+	faces := []struct{ n, u, v Vec3 }{
+		{Vec3{0, 0, 1}, Vec3{1, 0, 0}, Vec3{0, 1, 0}}, {Vec3{0, 0, -1}, Vec3{-1, 0, 0}, Vec3{0, 1, 0}},
+		{Vec3{1, 0, 0}, Vec3{0, 0, -1}, Vec3{0, 1, 0}}, {Vec3{-1, 0, 0}, Vec3{0, 0, 1}, Vec3{0, 1, 0}},
+		{Vec3{0, 1, 0}, Vec3{1, 0, 0}, Vec3{0, 0, -1}}, {Vec3{0, -1, 0}, Vec3{1, 0, 0}, Vec3{0, 0, 1}},
+	}
+	for _, f := range faces {
+		base := uint32(len(m.Positions))
+		for _, c := range [][2]float64{{-1, -1}, {1, -1}, {1, 1}, {-1, 1}} {
+			p := f.n.Add(f.u.Scale(c[0])).Add(f.v.Scale(c[1])).Scale(0.5)
+			m.Positions = append(m.Positions, [3]float32{float32(p[0]), float32(p[1]), float32(p[2])})
+			m.Normals = append(m.Normals, [3]float32{float32(f.n[0]), float32(f.n[1]), float32(f.n[2])})
+			m.TexCoords = append(m.TexCoords, [2]float32{float32(c[0]+1) / 2, float32(1-c[1]) / 2})
+		}
+		m.Indices = append(m.Indices, base, base+1, base+2, base, base+2, base+3)
+	}
+	return m
+}
+
+// Shadows is the multi-pass scene: a shadow map rendered from a light
+// (a 512x512 depth-only pass with its own camera), the main pass lighting
+// spheres and boxes on a floor with it, and a post-process pass adding a
+// glow of the main pass's bright parts with one full-screen triangle.
+func Shadows() *Scene {
+	lightEye, centre := Vec3{-6, 9, 5}, Vec3{0, 0, -1}
+	s := &Scene{Light: lightEye.Sub(centre).Norm()}
+	s.Textures = []Texture{
+		checker("floor", 128, 8, [3]float64{0.95, 0.95, 0.9}, [3]float64{0.55, 0.6, 0.65}),
+		checker("objects", 64, 4, [3]float64{0.95, 0.6, 0.25}, [3]float64{0.3, 0.55, 0.95}),
+	}
+	s.Materials = []Material{
+		{Name: "floor", BaseColor: [4]float64{1, 1, 1, 1}, Texture: 0},
+		{Name: "objects", BaseColor: [4]float64{1, 1, 1, 1}, Texture: 1},
+		{Name: "post", BaseColor: [4]float64{1, 1, 1, 1}, Texture: -1, Unlit: true, DoubleSided: true},
+	}
+	floor := quad("floor", -10, -10, 10, 10, 0, 10, 0, nil)
+	for i, p := range floor.Positions {
+		floor.Positions[i] = [3]float32{p[0], 0, -p[1]}
+		floor.Normals[i] = [3]float32{0, 1, 0}
+	}
+	// A triangle that covers the whole frame with texture coordinates
+	// 0 to 1 across it (y down, as the attachments' rows).
+	fullscreen := Mesh{Name: "fullscreen", Material: 2,
+		Positions: [][3]float32{{-1, -1, 0}, {3, -1, 0}, {-1, 3, 0}},
+		TexCoords: [][2]float32{{0, 0}, {2, 0}, {0, 2}},
+		Indices:   []uint32{0, 1, 2}}
+	s.Meshes = []Mesh{floor, sphere(12, 1), box(1), fullscreen}
+	s.Instances = []Instance{{Mesh: 0, Transform: Identity()}}
+	for i := 0; i < 3; i++ {
+		x := -3 + 3*float64(i)
+		s.Instances = append(s.Instances,
+			Instance{Mesh: 1, Transform: Translate(Vec3{x, 0.8, -2}).Mul(ScaleM(Vec3{0.8, 0.8, 0.8}))},
+			Instance{Mesh: 2, Transform: Translate(Vec3{x + 1.2, 0.6, 0.6}).Mul(RotateY(0.4 * float64(i+1))).Mul(ScaleM(Vec3{1.2, 1.2, 1.2}))})
+	}
+	s.Camera = Camera{Eye: Vec3{0, 4, 8}, Target: Vec3{0, 0.5, -1}, Up: Vec3{0, 1, 0}, FovY: 55 * math.Pi / 180, Near: 1, Far: 30}
+	light := Camera{Eye: lightEye, Target: centre, Up: Vec3{0, 1, 0}, FovY: 60 * math.Pi / 180, Near: 4, Far: 25}
+	post := Camera{Ortho: true, Left: -1, Right: 1, Bottom: 1, Top: -1, Near: -1, Far: 1}
+	clampLinear := Sampler{Filter: Linear, Wrap: ClampToEdge}
+	s.Passes = []Pass{
+		{Name: "shadow", Width: 512, Height: 512, Camera: &light, Shading: "depth", Depth: true},
+		{Name: "main", Shading: "shadowed", Color: true, Depth: true, Main: true, LightFrom: "shadow",
+			Input: &PassInput{Pass: "shadow", Depth: true, Sampler: Sampler{Filter: Nearest, Wrap: ClampToEdge}}},
+		{Name: "bloom", Camera: &post, Shading: "bloom", Color: true, Texture: &PassInput{Pass: "main", Sampler: clampLinear},
+			Instances: func(int) []Instance { return []Instance{{Mesh: 3, Transform: Identity()}} }},
+	}
 	return s
 }
 

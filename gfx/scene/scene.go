@@ -107,6 +107,49 @@ type Camera struct {
 	Left, Right, Bottom, Top float64
 }
 
+// Pass is one render pass of a multi-pass scene: which attachments it
+// draws into, what it draws and with which of the renderer's built-in
+// shader pairs, and which earlier pass's attachment it samples. A scene
+// without Passes is one pass with a colour and a depth attachment that
+// draws Frame(i) with the scene's camera.
+type Pass struct {
+	Name string
+	// Width and Height fix the pass's size (a shadow map); 0 takes the
+	// frame's.
+	Width, Height int
+	// Camera replaces the scene's camera in this pass when set; a pass's
+	// own camera does not orbit.
+	Camera *Camera
+	// Instances replaces Frame(i) in this pass when set (a post-process
+	// pass's full-screen triangle).
+	Instances func(frame int) []Instance
+	// Shading names the renderer's built-in shader pair: "" for the
+	// default ones (or the user's), "depth", "shadowed", "bloom".
+	Shading string
+	// Color and Depth say which attachments the pass has.
+	Color, Depth bool
+	// Texture is an earlier pass's attachment every draw of this pass
+	// samples instead of its material's texture (set 0 binding 1); Input
+	// one bound at set 0 binding 2.
+	Texture, Input *PassInput
+	// LightFrom names the earlier pass whose view-projection (times each
+	// draw's model matrix) is the Draw block's lightMvp: the shadow map's
+	// projection.
+	LightFrom string
+	// Main marks the pass the render options apply to (samples, depth
+	// format, load and store actions) and whose tiles the heatmaps show;
+	// the last pass's colour is the frame's image.
+	Main bool
+}
+
+// PassInput names an attachment of an earlier pass and how it is
+// sampled.
+type PassInput struct {
+	Pass    string
+	Depth   bool // the depth attachment, not the colour one
+	Sampler Sampler
+}
+
 // Scene is everything one frame draws. Instances are drawn in order.
 type Scene struct {
 	Name      string
@@ -120,6 +163,8 @@ type Scene struct {
 	// Animate, when set, gives the instances of frame i (a scene whose
 	// content changes between frames); otherwise Instances are used.
 	Animate func(frame int) []Instance
+	// Passes are the render passes of a frame in order (nil: one pass).
+	Passes []Pass
 }
 
 // Frame returns the instances of frame i.
@@ -134,7 +179,13 @@ func (s *Scene) Frame(i int) []Instance {
 // (width/height): the camera orbits its target about Up by orbitDeg
 // degrees per frame.
 func (s *Scene) ViewProj(frame int, aspect, orbitDeg float64) Mat4 {
-	c := s.Camera
+	return s.Camera.ViewProj(frame, aspect, orbitDeg)
+}
+
+// ViewProj is the camera's view-projection in frame i, turned about its
+// target by orbitDeg degrees per frame (an orthographic camera does not
+// turn).
+func (c Camera) ViewProj(frame int, aspect, orbitDeg float64) Mat4 {
 	if c.Ortho {
 		return Ortho(c.Left, c.Right, c.Bottom, c.Top, c.Near, c.Far)
 	}
@@ -197,7 +248,64 @@ func (s *Scene) Validate() error {
 		}
 		return nil
 	}
-	return check(s.Frame(0), 0)
+	if err := check(s.Frame(0), 0); err != nil {
+		return err
+	}
+	return s.validatePasses()
+}
+
+// validatePasses checks that pass names are unique, that each pass has an
+// attachment, and that a pass samples only attachments earlier passes have.
+func (s *Scene) validatePasses() error {
+	seen := map[string]*Pass{}
+	mains := 0
+	for i := range s.Passes {
+		p := &s.Passes[i]
+		if p.Name == "" || seen[p.Name] != nil {
+			return fmt.Errorf("pass %d: the name %q is empty or used twice", i, p.Name)
+		}
+		if !p.Color && !p.Depth {
+			return fmt.Errorf("pass %s has no attachment", p.Name)
+		}
+		if p.Width < 0 || p.Height < 0 || (p.Width == 0) != (p.Height == 0) {
+			return fmt.Errorf("pass %s: size %dx%d (both 0 for the frame's, or both positive)", p.Name, p.Width, p.Height)
+		}
+		for _, in := range []*PassInput{p.Texture, p.Input} {
+			if in == nil {
+				continue
+			}
+			src := seen[in.Pass]
+			if src == nil {
+				return fmt.Errorf("pass %s samples pass %q, which is not an earlier pass", p.Name, in.Pass)
+			}
+			if (in.Depth && !src.Depth) || (!in.Depth && !src.Color) {
+				return fmt.Errorf("pass %s samples an attachment pass %s does not have", p.Name, in.Pass)
+			}
+		}
+		if p.Instances != nil {
+			for k, in := range p.Instances(0) {
+				if in.Mesh < 0 || in.Mesh >= len(s.Meshes) {
+					return fmt.Errorf("pass %s, instance %d: mesh %d does not exist (%d meshes)", p.Name, k, in.Mesh, len(s.Meshes))
+				}
+			}
+		}
+		if p.LightFrom != "" && seen[p.LightFrom] == nil {
+			return fmt.Errorf("pass %s takes its light's projection from %q, which is not an earlier pass", p.Name, p.LightFrom)
+		}
+		if p.Main {
+			mains++
+		}
+		seen[p.Name] = p
+	}
+	if len(s.Passes) > 0 {
+		if mains != 1 {
+			return fmt.Errorf("%d passes are marked main; one must be", mains)
+		}
+		if !s.Passes[len(s.Passes)-1].Color {
+			return fmt.Errorf("the last pass (%s) has no colour attachment to show", s.Passes[len(s.Passes)-1].Name)
+		}
+	}
+	return nil
 }
 
 // Bounds is a world-space box around frame 0's geometry: each mesh's own

@@ -142,3 +142,43 @@ func TestFitCamera(t *testing.T) {
 		t.Errorf("target off centre after orbit: %v", c)
 	}
 }
+
+// A scene's passes are checked: unique names, an attachment each, inputs
+// from earlier passes that have the attachment, one main pass, a last pass
+// with colour to show.
+func TestPassValidation(t *testing.T) {
+	ok := []Pass{
+		{Name: "shadow", Width: 64, Height: 64, Depth: true},
+		{Name: "main", Color: true, Depth: true, Main: true, Input: &PassInput{Pass: "shadow", Depth: true}, LightFrom: "shadow"},
+		{Name: "post", Color: true, Texture: &PassInput{Pass: "main"}},
+	}
+	s := Cube()
+	s.Passes = ok
+	if err := s.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name  string
+		edit  func(p []Pass)
+		error string
+	}{
+		{"duplicate", func(p []Pass) { p[2].Name = "main" }, `the name "main" is empty or used twice`},
+		{"no attachment", func(p []Pass) { p[0].Depth = false }, "pass shadow has no attachment"},
+		{"half a size", func(p []Pass) { p[0].Height = 0 }, "size 64x0"},
+		{"later input", func(p []Pass) { p[1].Input.Pass = "post" }, `samples pass "post", which is not an earlier pass`},
+		{"missing attachment", func(p []Pass) { p[2].Texture.Pass = "shadow" }, "samples an attachment pass shadow does not have"},
+		{"light", func(p []Pass) { p[1].LightFrom = "sun" }, `"sun", which is not an earlier pass`},
+		{"two mains", func(p []Pass) { p[2].Main = true }, "2 passes are marked main"},
+		{"dark end", func(p []Pass) { p[2].Color, p[2].Depth = false, true }, "the last pass (post) has no colour attachment"},
+	} {
+		p := make([]Pass, len(ok))
+		copy(p, ok)
+		in, tex := *ok[1].Input, *ok[2].Texture
+		p[1].Input, p[2].Texture = &in, &tex
+		tc.edit(p)
+		s.Passes = p
+		if err := s.Validate(); err == nil || !strings.Contains(err.Error(), tc.error) {
+			t.Errorf("%s: %v, want %q", tc.name, err, tc.error)
+		}
+	}
+}

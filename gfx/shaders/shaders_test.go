@@ -37,7 +37,8 @@ func TestCommittedSPIRVMatchesSource(t *testing.T) {
 }
 
 func TestEmbedded(t *testing.T) {
-	for name, b := range map[string][]byte{"Vertex": Vertex, "Fragment": Fragment, "FragmentMasked": FragmentMasked} {
+	for name, b := range map[string][]byte{"Vertex": Vertex, "Fragment": Fragment, "FragmentMasked": FragmentMasked,
+		"FragmentDepth": FragmentDepth, "VertexShadowed": VertexShadowed, "FragmentShadowed": FragmentShadowed, "FragmentBloom": FragmentBloom} {
 		if len(b) < 20 || b[0] != 0x03 || b[1] != 0x02 || b[2] != 0x23 || b[3] != 0x07 {
 			t.Errorf("%s is not SPIR-V (%d bytes)", name, len(b))
 		}
