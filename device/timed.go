@@ -96,3 +96,15 @@ func (d *Device) CopyCounters(bytes int64, toGPU bool) counters.Set {
 func (d *Device) Analyze(k *Kernel, warpWidth int) (*isa.Report, error) {
 	return families.Analyze(k.program(), d.GPU, warpWidth)
 }
+
+// AddTo adds the planned dispatch to a timing engine as a compute kernel,
+// so that it runs beside other work on the same GPU — a frame's shaders
+// (gfx.Options.Compute: render and compute overlapping on Adreno's LPAC).
+// The dispatch runs once; the plan is spent after the engine runs.
+func (p *Plan) AddTo(e *timing.Engine) (*timing.Kernel, error) {
+	ip, err := families.Lower(p.Kernel.program(), p.dev.GPU, p.dispatch.Width)
+	if err != nil {
+		return nil, err
+	}
+	return e.AddCompute(p.dispatch, ip, p.Occupancy)
+}

@@ -237,6 +237,10 @@ func (fr *frameRun) finish() {
 		// frame from the first job's start to its last write-back.
 		st.PassCycles = ft.passes
 		cycles = ft.end
+		st.RasterBusyCycles, st.BlendBusyCycles, st.BlendWaitCycles = ft.rasterBusy, ft.blendBusy, ft.blendHeld
+		st.TilerBusyCycles, st.GMEMBusyCycles = ft.tilerBusy, ft.gmemBusy
+		st.CommandProcessor = ft.cp.Counters()
+		st.Engine = ft.engine.Counters
 		for cell, c := range ft.cells {
 			if cell >= 0 && cell < len(fr.grid.Cycles) {
 				fr.grid.Cycles[cell] = c

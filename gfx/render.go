@@ -35,6 +35,7 @@ import (
 	"github.com/pocketgpu/pocketgpu/gfx/shaders"
 	"github.com/pocketgpu/pocketgpu/ir"
 	"github.com/pocketgpu/pocketgpu/spirv"
+	"github.com/pocketgpu/pocketgpu/timing"
 )
 
 // Mode is how frames are rendered.
@@ -98,12 +99,30 @@ type Options struct {
 	DepthFormat            string
 	ColorLoad, DepthLoad   LoadOp
 	ColorStore, DepthStore StoreOp
+	// Compute are dispatches submitted with the first frame, run beside
+	// it on the same engine by the command processor's compute queue or,
+	// for LowPriority ones, its low-priority queue (Adreno's LPAC) where
+	// the GPU has one.
+	Compute []ComputeJob
 	// Context, when set, stops a frame when done: Render returns an error
 	// wrapping emu.ErrStopped and the context's cause, and no frame.
 	Context context.Context
 	// Progress, when set, is called at most every 100 ms while a frame
 	// renders.
 	Progress func(Progress)
+}
+
+// Compute is a compute dispatch that can run on a timing engine beside a
+// frame (device.Plan implements it).
+type Compute interface {
+	AddTo(e *timing.Engine) (*timing.Kernel, error)
+}
+
+// ComputeJob is a compute dispatch submitted with a frame.
+type ComputeJob struct {
+	Name        string
+	Work        Compute
+	LowPriority bool
 }
 
 // ClearColor is the colour every frame starts from (opaque dark grey).

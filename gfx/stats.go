@@ -1,6 +1,9 @@
 package gfx
 
-import "github.com/pocketgpu/pocketgpu/emu"
+import (
+	"github.com/pocketgpu/pocketgpu/counters"
+	"github.com/pocketgpu/pocketgpu/emu"
+)
 
 // StreamBytes splits DRAM bytes by what they were for.
 type StreamBytes struct {
@@ -112,6 +115,18 @@ type FrameStats struct {
 	TexLodAvg           float64 `json:"texture_lod_avg"`
 
 	PassCycles []Pass `json:"pass_cycles"`
+
+	// The frame's run on the timing engine: the fixed-function units'
+	// busy cycles, the warp-cycles finished fragment warps waited for a
+	// blender, the command processor's counters, and the engine's own
+	// counters over the frame (issue, stalls, occupancy, memory).
+	RasterBusyCycles float64      `json:"raster_busy_cycles"`
+	BlendBusyCycles  float64      `json:"blend_busy_cycles"`
+	BlendWaitCycles  float64      `json:"blend_wait_warp_cycles"`
+	TilerBusyCycles  float64      `json:"tiler_busy_cycles"`
+	GMEMBusyCycles   float64      `json:"gmem_busy_cycles"`
+	CommandProcessor counters.Set `json:"-"`
+	Engine           counters.Set `json:"-"`
 
 	texFiltered uint64  // samples through a sampler, TexLodAvg's denominator
 	texLevelSum float64 // their levels' sum

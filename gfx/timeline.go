@@ -150,6 +150,7 @@ type frameTiming struct {
 	cells map[int]float64
 	// counters of the fixed-function units.
 	rasterBusy, blendBusy, tilerBusy float64
+	gmemBusy                         float64
 	blendHeld                        float64
 	cpCounters                       []Pass // per queue: busy cycles
 	engine                           *timing.Result
@@ -573,6 +574,25 @@ func (r *Renderer) timeFrame(fr *frameRun, tasks []*task) (*frameTiming, error) 
 	}
 	ft := &frameTiming{cells: map[int]float64{}}
 	tl.submit(fw, 0, ft)
+	if fr.index == 0 {
+		for _, cj := range r.opt.Compute {
+			k, err := cj.Work.AddTo(tl.e)
+			if err != nil {
+				return nil, err
+			}
+			k.Gate()
+			role := cp.Compute
+			if cj.LowPriority {
+				role = cp.LowPriorityCompute
+			}
+			j := &cp.Job{Name: "compute: " + cj.Name, Role: role, Draws: 1, Run: func(t float64, done func(float64)) {
+				k.OnDone = done
+				tl.e.Release(k, t)
+			}}
+			tl.cp.Submit(j, 0)
+			ft.jobs = append(ft.jobs, j)
+		}
+	}
 	if r.opt.Context != nil {
 		ctx := r.opt.Context
 		tl.e.SetCheckpoint(func(float64) error {
@@ -602,6 +622,7 @@ func (r *Renderer) timeFrame(fr *frameRun, tasks []*task) (*frameTiming, error) 
 		ft.blendBusy += tl.blend[c].busy
 	}
 	ft.tilerBusy = tl.tiler.busy
+	ft.gmemBusy = tl.gmem.busy
 	for _, k := range tl.kernels {
 		ft.blendHeld += k.HeldCycles()
 	}

@@ -49,6 +49,27 @@ type Kernel struct {
 	// heldCycles are warp-cycles warps stayed resident after their last
 	// group, waiting for Retire.
 	heldCycles float64
+	// gated: the kernel launches nothing until Release (a command
+	// processor starts it); OnDone is called when its last work-group of a
+	// dispatch retires.
+	gated  bool
+	OnDone func(t float64)
+	// Start and End are when the kernel's first work launched and its
+	// last work retired.
+	Start, End float64
+	started    bool
+}
+
+// Gate keeps the kernel from launching anything until Release.
+func (k *Kernel) Gate() { k.gated = true }
+
+// Release lets a gated kernel launch work from time t on.
+func (e *Engine) Release(k *Kernel, t float64) {
+	k.gated = false
+	for _, co := range e.cores {
+		co := co
+		e.At(t, func(t float64) { e.fill(co, t) })
+	}
 }
 
 // Warps is how many of the shader's warps have launched.
@@ -199,7 +220,7 @@ func (k *Kernel) fits(c *core) bool {
 // from the first kernel with work that fits; it reports whether it did.
 func (e *Engine) launchOne(c *core, t float64) bool {
 	for _, k := range e.kernels {
-		if !k.fits(c) {
+		if k.gated || !k.fits(c) {
 			continue
 		}
 		if k.d != nil {
@@ -277,6 +298,9 @@ func (e *Engine) launchShader(k *Kernel, c *core, rw *ReplayWarp, t float64) {
 // bind attaches warp i's functional side.
 func (e *Engine) place(ws *wgState, c *core, t float64, n int, bind func(i int, st *warpState)) {
 	k := ws.k
+	if !k.started {
+		k.started, k.Start = true, t
+	}
 	k.resident++
 	c.load += k.share
 	c.wgs = append(c.wgs, ws)
@@ -341,8 +365,13 @@ func (e *Engine) retire(wg *wgState, end float64) {
 		c.load = 0
 	}
 	k.done++
+	k.End = max(k.End, end)
 	for _, x := range wg.warps {
 		e.pool = append(e.pool, x)
+	}
+	if k.d != nil && k.done == k.total && k.OnDone != nil {
+		done := k.OnDone
+		e.At(end, done)
 	}
 	e.launchOne(c, end)
 	for _, o := range e.cores {

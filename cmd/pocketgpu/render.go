@@ -33,6 +33,7 @@ const maxFrames = 1000
 
 type renderFlags struct {
 	gpu, mode, vs, fs, out, layout string
+	compute, computePriority       string
 	width, height, frames          int
 	orbit                          float64
 	asJSON                         bool
@@ -87,6 +88,8 @@ docs/counters.md. GPU is ` + gpuArgHelp + `.`,
 	f.StringVar(&rf.out, "out", "render-out", "directory for the frames, heatmaps and counters.json")
 	f.StringVar(&rf.layout, "layout", "", "colour-buffer layout in memory: u-interleaved or linear (default: the GPU's tiling.framebuffer_layout, u-interleaved on Mali)")
 	f.BoolVar(&rf.asJSON, "json", false, "print the counters as JSON")
+	f.StringVar(&rf.compute, "compute", "", "a job file (as `run` takes) whose kernel is submitted with the first frame and runs beside it")
+	f.StringVar(&rf.computePriority, "compute-priority", "low", "low: the compute goes to the low-priority queue (Adreno's LPAC) where the GPU has one; normal: the compute queue")
 	nameArgs(cmd, "gpu", "GPU", "width", "PIXELS", "height", "PIXELS", "frames", "N", "camera-orbit", "DEGREES", "mode", "MODE", "vs", "FILE", "fs", "FILE", "out", "DIR", "layout", "LAYOUT")
 	return cmd
 }
@@ -155,6 +158,56 @@ func renderOptions(g *arch.GPU, rf renderFlags) (gfx.Options, error) {
 	return opt, nil
 }
 
+// planCompute plans a job file's kernel on g for --compute: compiled as
+// g's driver would, its arguments bound, ready to run beside a frame.
+func planCompute(ctx context.Context, stderr io.Writer, g *arch.GPU, path, priority string) (gfx.ComputeJob, error) {
+	var cj gfx.ComputeJob
+	switch priority {
+	case "low":
+		cj.LowPriority = true
+	case "normal":
+	default:
+		return cj, badInputf("--compute-priority %q: low or normal", priority)
+	}
+	j, err := loadJob(path)
+	if err != nil {
+		return cj, err
+	}
+	if len(j.Global) == 0 {
+		return cj, badInputf("%s: no global size (global: X[,Y[,Z]])", path)
+	}
+	spv, err := kernel.Load(j.Kernel, kernel.Options{Defines: j.Defines, IncludeDirs: j.Includes, NoFP64: !g.HasFP64(), Warnings: stderr})
+	if err != nil {
+		return cj, kernelLoadError(err)
+	}
+	dev := device.Open(g)
+	k, err := dev.Load(spv, j.Entry, device.LoadOptions{Spec: j.Spec})
+	if err != nil {
+		return cj, runError(err)
+	}
+	specs := make([]kernel.Arg, len(j.Args))
+	data := make([][]byte, len(j.Args))
+	for i, a := range j.Args {
+		if specs[i], err = kernel.ParseArg(a); err != nil {
+			return cj, badInputf("%s: argument %d: %v", path, i, err)
+		}
+		if data[i], err = specs[i].Materialize(j.dir); err != nil {
+			return cj, badInputf("%s: argument %d: %v", path, i, err)
+		}
+	}
+	bound, err := dev.BindSpecs(k, specs, data)
+	if err != nil {
+		return cj, runError(err)
+	}
+	nd := device.NDRange{Dims: len(j.Global), Global: dims3(j.Global), Local: dims3(j.Local), Offset: dims3(j.Offset)}
+	plan, err := dev.Prepare(k, nd, bound.Args, device.Options{WarpWidth: j.WarpWidth, MaxWarpInsts: j.MaxInstructions, Context: ctx})
+	if err != nil {
+		return cj, runError(err)
+	}
+	cj.Name, cj.Work = k.Name, plan
+	return cj, nil
+}
+
 // renderReport is the JSON the command prints.
 type renderReport struct {
 	GPU    string        `json:"gpu"`
@@ -179,6 +232,9 @@ type renderFrame struct {
 	Mode     string       `json:"mode"`
 	Counters counters.Set `json:"counters"`
 	Passes   []gfx.Pass   `json:"passes"`
+	// Engine are the timing engine's counters over the frame (run's
+	// kernel counters: issue, stalls, occupancy, memory).
+	Engine counters.Set `json:"engine,omitempty"`
 }
 
 // renderSecondsPerPixel is what a frame costs the simulator per pixel, for
@@ -198,6 +254,13 @@ func runRender(ctx context.Context, out, stderr io.Writer, sceneArg string, rf r
 	opt, err := renderOptions(g, rf)
 	if err != nil {
 		return err
+	}
+	if rf.compute != "" {
+		cj, err := planCompute(ctx, stderr, g, rf.compute, rf.computePriority)
+		if err != nil {
+			return err
+		}
+		opt.Compute = []gfx.ComputeJob{cj}
 	}
 	sc, err := loadScene(sceneArg)
 	if err != nil {
@@ -252,7 +315,7 @@ func runRender(ctx context.Context, out, stderr io.Writer, sceneArg string, rf r
 			}
 			rep.Files = append(rep.Files, p)
 		}
-		rep.Frames = append(rep.Frames, renderFrame{Frame: f.Stats.Frame, Mode: f.Stats.Mode, Counters: f.Stats.Counters(), Passes: f.Stats.PassCycles})
+		rep.Frames = append(rep.Frames, renderFrame{Frame: f.Stats.Frame, Mode: f.Stats.Mode, Counters: f.Stats.Counters(), Passes: f.Stats.PassCycles, Engine: f.Stats.Engine})
 		rep.stats = append(rep.stats, f.Stats)
 	}
 	bar.finish()
@@ -381,6 +444,13 @@ func writeRenderText(out io.Writer, g *arch.GPU, rep renderReport) error {
 		fmt.Fprintf(w, "  texture\t%d samples (%d minified, %d trilinear, mean mip level %.2f); cache %d hits, %d misses, hit rate %s\n",
 			st.TextureSamples, st.TexSamplesMinified, st.TexSamplesTrilinear, st.TexLodAvg, st.TexCacheHits, st.TexCacheMisses, formatPct(100*st.TexCacheHitRate))
 		fmt.Fprintf(w, "  tile memory\t%d bytes\n", st.TileMemoryBytes)
+		if e := st.Engine; e != nil {
+			fmt.Fprintf(w, "  shader cores\tissue %s, occupancy %s; stalled on memory %s, texture %s, no warp %s\n",
+				formatPct(e.Value("issue_utilization_pct")), formatPct(e.Value("occupancy_avg_pct")), formatPct(e.Value("stall_memory_pct")),
+				formatPct(e.Value("stall_texture_pct")), formatPct(e.Value("stall_no_warp_pct")))
+			fmt.Fprintf(w, "  fixed function\trasteriser %.0f, blender %.0f busy cycles (warps waited %.0f warp-cycles), tiler %.0f\n",
+				st.RasterBusyCycles, st.BlendBusyCycles, st.BlendWaitCycles, st.TilerBusyCycles)
+		}
 		fmt.Fprintf(w, "  L2\t%d hits, %d misses\n", st.L2Hits, st.L2Misses)
 		fmt.Fprintf(w, "  DRAM read\t%d bytes: geometry %d, binning %d, texture %d, frame buffer %d\n",
 			st.DRAMReadBytes, st.DRAMRead.Geometry, st.DRAMRead.Binning, st.DRAMRead.Texture, st.DRAMRead.Framebuffer)
