@@ -65,7 +65,13 @@ const (
 )
 
 // EstimateMemory is the host memory a render of opt's size will take, to
-// refuse or warn before starting one that cannot fit.
+// refuse or warn before starting one that cannot fit: with MSAA, each
+// further sample of a pixel holds colour and depth (in memory in
+// immediate mode, the depth attachment's samples otherwise).
 func EstimateMemory(opt Options) uint64 {
-	return renderBaseBytes + renderBytesPerPixel*uint64(max(opt.Width, 0))*uint64(max(opt.Height, 0))
+	perPixel := uint64(renderBytesPerPixel)
+	if opt.MSAA > 1 {
+		perPixel += uint64(opt.MSAA-1) * (colorBytes + depthBytes)
+	}
+	return renderBaseBytes + perPixel*uint64(max(opt.Width, 0))*uint64(max(opt.Height, 0))
 }

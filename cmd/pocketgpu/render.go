@@ -37,6 +37,11 @@ type renderFlags struct {
 	width, height, frames          int
 	orbit                          float64
 	asJSON                         bool
+	// The main pass's attachments.
+	msaa                         int
+	depth, colorLoad, colorStore string
+	depthLoad                    string
+	storeDepth                   bool
 }
 
 func newRenderCmd() *cobra.Command {
@@ -46,7 +51,7 @@ func newRenderCmd() *cobra.Command {
 		fmt.Fprintf(&sceneHelp, "  %-8s %s\n", n, scene.BuiltinDoc(n))
 	}
 	cmd := &cobra.Command{
-		Use:   "render --gpu GPU SCENE [--width W --height H] [--frames N] [--camera-orbit DEG] [--mode tiled|immediate] [--vs S.spv --fs S.spv] [--out DIR] [--json]",
+		Use:   "render --gpu GPU SCENE [--width W --height H] [--frames N] [--camera-orbit DEG] [--mode tiled|immediate] [--msaa N] [--depth FORMAT] [--store-depth] [--color-load|--depth-load clear|load|dont-care] [--color-store store|dont-care] [--vs S.spv --fs S.spv] [--out DIR] [--json]",
 		Short: "Render a scene the way a tile-based GPU does and count what it costs",
 		Long: `render draws a scene on a GPU as its description's tiling says — tile_lists
 (Mali): polygon lists (hierarchical where tiling.hierarchical), per-tile
@@ -61,6 +66,16 @@ SCENE is a glTF 2.0 file (.gltf with its buffers and images, or .glb) or a
 built-in scene:
 
 ` + sceneHelp.String() + `
+A frame is a list of render passes (one, or the scene's: shadows has a
+shadow map, a main pass and a post-process pass). --msaa, --depth and the
+load and store flags set the main pass's attachments: 2 or 4 samples per
+pixel resolved on chip (tile buffer, GMEM) or through memory (immediate
+mode); the depth format (` + gfx.RenderDepthFormats() + `; d32f by default);
+whether colour and depth are loaded from memory, cleared or left undefined
+at each tile's start, and stored or dropped at its end (depth is dropped
+unless --store-depth or a later pass samples it). Frame-buffer compression
+(AFBC, UBWC) and hidden-surface removal follow the GPU's description.
+
 The default shaders are pocketgpu's own (gfx/shaders); --vs and --fs take
 SPIR-V (or .vert/.frag GLSL, compiled with glslangValidator) following the
 interface in docs/rendering.md. Every frame is written to DIR as
@@ -70,7 +85,9 @@ eliminated by CRC in green) and counters.json. Counters are explained in
 docs/counters.md. GPU is ` + gpuArgHelp + `.`,
 		Example: `  pocketgpu render --gpu mali-g52 spheres --frames 2
   pocketgpu render --gpu adreno-640 examples/box.glb --width 1920 --height 1080 --camera-orbit 5 --frames 3 --json
-  pocketgpu render --gpu mali-g52 ui --frames 4 --mode immediate --out ui-imm`,
+  pocketgpu render --gpu mali-g52 ui --frames 4 --mode immediate --out ui-imm
+  pocketgpu render --gpu adreno-640 spheres --msaa 4 --depth d24s8 --store-depth
+  pocketgpu render --gpu powervr-gx6250 shadows --msaa 2`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runRender(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), args[0], rf)
@@ -90,7 +107,14 @@ docs/counters.md. GPU is ` + gpuArgHelp + `.`,
 	f.BoolVar(&rf.asJSON, "json", false, "print the counters as JSON")
 	f.StringVar(&rf.compute, "compute", "", "a job file (as `run` takes) whose kernel is submitted with the first frame and runs beside it")
 	f.StringVar(&rf.computePriority, "compute-priority", "low", "low: the compute goes to the low-priority queue (Adreno's LPAC) where the GPU has one; normal: the compute queue")
-	nameArgs(cmd, "gpu", "GPU", "width", "PIXELS", "height", "PIXELS", "frames", "N", "camera-orbit", "DEGREES", "mode", "MODE", "vs", "FILE", "fs", "FILE", "out", "DIR", "layout", "LAYOUT")
+	f.IntVar(&rf.msaa, "msaa", 1, "samples per pixel of the main pass: 1, 2 or 4")
+	f.StringVar(&rf.depth, "depth", gfx.DefaultDepthFormat, "the main pass's depth format: "+gfx.RenderDepthFormats())
+	f.BoolVar(&rf.storeDepth, "store-depth", false, "write the main pass's depth back to memory (store action store; by default it is dropped)")
+	f.StringVar(&rf.colorLoad, "color-load", "clear", "the main pass's colour load action: clear, load or dont-care")
+	f.StringVar(&rf.depthLoad, "depth-load", "clear", "the main pass's depth load action: clear, load or dont-care")
+	f.StringVar(&rf.colorStore, "color-store", "store", "the main pass's colour store action: store or dont-care")
+	nameArgs(cmd, "gpu", "GPU", "width", "PIXELS", "height", "PIXELS", "frames", "N", "camera-orbit", "DEGREES", "mode", "MODE", "vs", "FILE", "fs", "FILE", "out", "DIR", "layout", "LAYOUT",
+		"msaa", "SAMPLES", "depth", "FORMAT", "color-load", "ACTION", "depth-load", "ACTION", "color-store", "ACTION", "compute", "JOB.yaml", "compute-priority", "PRIORITY")
 	return cmd
 }
 
@@ -132,10 +156,26 @@ func loadShaderFile(path, want string) ([]byte, error) {
 }
 
 func renderOptions(g *arch.GPU, rf renderFlags) (gfx.Options, error) {
-	opt := gfx.Options{Width: rf.width, Height: rf.height, OrbitDeg: rf.orbit}
+	opt := gfx.Options{Width: rf.width, Height: rf.height, OrbitDeg: rf.orbit, DepthFormat: rf.depth}
 	var err error
 	if opt.Mode, err = gfx.ParseMode(rf.mode); err != nil {
 		return opt, badInputf("--mode: %v", err)
+	}
+	if rf.msaa != 1 && rf.msaa != 2 && rf.msaa != 4 {
+		return opt, badInputf("--msaa %d: 1, 2 or 4 samples per pixel", rf.msaa)
+	}
+	opt.MSAA = rf.msaa
+	if opt.ColorLoad, err = gfx.ParseLoadOp(rf.colorLoad); err != nil {
+		return opt, badInputf("--color-load: %v", err)
+	}
+	if opt.DepthLoad, err = gfx.ParseLoadOp(rf.depthLoad); err != nil {
+		return opt, badInputf("--depth-load: %v", err)
+	}
+	if opt.ColorStore, err = gfx.ParseStoreOp(rf.colorStore); err != nil {
+		return opt, badInputf("--color-store: %v", err)
+	}
+	if rf.storeDepth {
+		opt.DepthStore = gfx.StoreStore
 	}
 	if rf.layout != "" {
 		if opt.Layout, err = layout.Parse(rf.layout); err != nil {
@@ -403,8 +443,12 @@ func writeFrameCSV(dir string, rep renderReport) (string, error) {
 }
 
 func writeRenderText(out io.Writer, g *arch.GPU, rep renderReport) error {
-	fmt.Fprintf(out, "%s, scene %s, %dx%d, %s rendering, colour buffer %s, %d frame(s) at %s MHz\n",
-		g.ID, rep.Scene, rep.Width, rep.Height, rep.Mode, rep.Layout, len(rep.Frames), fmtFloat(g.ClockMHz))
+	comp := ""
+	if c := g.Tiling.FramebufferCompression; c != "" && c != "none" && rep.Mode == "tiled" {
+		comp = " (" + strings.ToUpper(c) + ")"
+	}
+	fmt.Fprintf(out, "%s, scene %s, %dx%d, %s rendering, colour buffer %s%s, %d frame(s) at %s MHz\n",
+		g.ID, rep.Scene, rep.Width, rep.Height, rep.Mode, rep.Layout, comp, len(rep.Frames), fmtFloat(g.ClockMHz))
 	for _, st := range rep.stats {
 		fmt.Fprintf(out, "\nframe %d: %.0f cycles, %.3f ms; %.0f cycles after the previous frame back to back, %.1f FPS\n", st.Frame, st.Cycles, st.TimeMS, st.IntervalCycles, st.FPS)
 		w := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
@@ -437,8 +481,20 @@ func writeRenderText(out io.Writer, g *arch.GPU, rep renderReport) error {
 			}
 			fmt.Fprintln(w)
 		}
-		fmt.Fprintf(w, "  fragments\t%d rasterized, %d early-Z killed, %d shaded (+%d helper lanes), %d discarded, %d late-Z killed, %d written (%d blended); overdraw %.2f\n",
-			st.FragmentsRasterized, st.EarlyZKilled, st.FragmentsShaded, st.HelperLanes, st.Discarded, st.LateZKilled, st.FragmentsWritten, st.Blended, st.Overdraw)
+		hsr := ""
+		if st.HSRRemoved > 0 {
+			hsr = fmt.Sprintf(", %d removed by hidden-surface removal", st.HSRRemoved)
+		}
+		fmt.Fprintf(w, "  fragments\t%d rasterized, %d early-Z killed, %d shaded (+%d helper lanes)%s, %d discarded, %d late-Z killed, %d written (%d blended); overdraw %.2f\n",
+			st.FragmentsRasterized, st.EarlyZKilled, st.FragmentsShaded, st.HelperLanes, hsr, st.Discarded, st.LateZKilled, st.FragmentsWritten, st.Blended, st.Overdraw)
+		fmt.Fprintf(w, "  attachments\t%d render pass(es), %d sample(s) per pixel; %d bytes loaded, %d stored", st.RenderPasses, st.Samples, st.AttachmentLoadBytes, st.AttachmentStoreBytes)
+		if st.CompressedBytes > 0 {
+			fmt.Fprintf(w, "; colour compressed %d -> %d bytes (%.2fx)", st.UncompressedBytes, st.CompressedBytes, st.CompressionRatio())
+		}
+		if st.PartialRenders > 0 {
+			fmt.Fprintf(w, "; %d partial renders (parameter buffer full)", st.PartialRenders)
+		}
+		fmt.Fprintln(w)
 		fmt.Fprintf(w, "  shading\t%d vertex warp instructions; %d fragment warps of %d, %d warp instructions\n",
 			st.VertexWarpInsts, st.FragmentWarps, st.FragmentWarpWidth, st.FragmentWarpInsts)
 		fmt.Fprintf(w, "  texture\t%d samples (%d minified, %d trilinear, mean mip level %.2f); cache %d hits, %d misses, hit rate %s\n",

@@ -60,12 +60,14 @@ func TestRenderCommand(t *testing.T) {
 		{"--gpu", "adreno-640", "../../gfx/gltf/testdata/box.glb", "--width", "48", "--height", "32", "--camera-orbit", "30", "--frames", "2"},
 		{"--gpu", "adreno-640", "ui", "--width", "48", "--height", "32", "--mode", "immediate", "--layout", "u-interleaved"},
 		{"--gpu", "mali-g52", "cube", "--width", "48", "--height", "32", "--fs", "../../gfx/testdata/shaders/stripes.frag.spv"},
+		{"--gpu", "powervr-gx6250", "spheres:2000", "--width", "48", "--height", "32", "--msaa", "2", "--color-load", "load", "--depth-load", "dont-care"},
+		{"--gpu", "mali-t760", "shadows", "--width", "48", "--height", "32", "--msaa", "4", "--depth", "d16", "--store-depth", "--color-store", "dont-care"},
 	} {
 		code, out, errOut := runCLI(t, append(append([]string{"render"}, args...), "--out", t.TempDir())...)
 		if code != exitOK {
 			t.Fatalf("%v: exit %d: %s", args, code, errOut)
 		}
-		for _, want := range []string{"frame 0:", "geometry", "fragments", "DRAM read", "DRAM write", "wrote"} {
+		for _, want := range []string{"frame 0:", "geometry", "fragments", "attachments", "DRAM read", "DRAM write", "wrote"} {
 			if !strings.Contains(out, want) {
 				t.Errorf("%v: output lacks %q:\n%s", args, want, out)
 			}
@@ -74,6 +76,18 @@ func TestRenderCommand(t *testing.T) {
 	m = renderJSON(t, "--gpu", "adreno-640", "spheres:2000", "--width", "64", "--height", "48", "--out", t.TempDir())
 	if f := m["frames"].([]any)[0].(map[string]any)["counters"].(map[string]any); f["passes"].(float64) != 1 || f["bins"].(float64) != 1 {
 		t.Errorf("adreno one bin: passes %v, bins %v", f["passes"], f["bins"])
+	}
+	// The render-pass flags reach the main pass: four samples of RGBA8
+	// and 24-bit depth, stored, in the shadows scene's three passes.
+	m = renderJSON(t, "--gpu", "adreno-640", "shadows", "--width", "64", "--height", "48", "--msaa", "4", "--depth", "d24s8", "--store-depth", "--out", t.TempDir())
+	f := m["frames"].([]any)[0].(map[string]any)["counters"].(map[string]any)
+	if f["samples"].(float64) != 4 || f["render_passes"].(float64) != 3 || f["framebuffer_compression_ratio"].(float64) <= 1 {
+		t.Errorf("shadows at 4x: samples %v, render passes %v, compression %v", f["samples"], f["render_passes"], f["framebuffer_compression_ratio"])
+	}
+	// The shadow map's depth (512x512x4), the main pass's 4 samples of
+	// 4-byte depth and its colour (compressed) are stored.
+	if s := f["attachment_store_bytes"].(float64); s < 512*512*4+64*48*4*4 {
+		t.Errorf("shadows at 4x with depth stored: %v attachment bytes stored", s)
 	}
 }
 
@@ -126,6 +140,13 @@ func TestRenderCommandBadInput(t *testing.T) {
 		{[]string{"--gpu", "mali-g52", "cube", "--frames", "0"}, "--frames 0"},
 		{[]string{"--gpu", "mali-g52", "cube", "--mode", "deferred"}, "--mode"},
 		{[]string{"--gpu", "mali-g52", "cube", "--layout", "tiled"}, "--layout"},
+		{[]string{"--gpu", "mali-g52", "cube", "--msaa", "3"}, "--msaa 3: 1, 2 or 4"},
+		{[]string{"--gpu", "mali-g52", "cube", "--msaa", "0"}, "--msaa 0"},
+		{[]string{"--gpu", "mali-g52", "cube", "--depth", "d15"}, `depth format "d15" is not known (d16, d24s8, d32f, d32fs8, none)`},
+		{[]string{"--gpu", "mali-g52", "cube", "--depth", "s8"}, "does not model stencil"},
+		{[]string{"--gpu", "mali-g52", "cube", "--color-load", "keep"}, `--color-load: unknown load action "keep" (clear, load, dont-care)`},
+		{[]string{"--gpu", "mali-g52", "cube", "--depth-load", "store"}, "--depth-load"},
+		{[]string{"--gpu", "mali-g52", "cube", "--color-store", "clear"}, `--color-store: unknown store action "clear" (store, dont-care)`},
 		{[]string{"--gpu", "mali-g5", "cube"}, "nearest presets"},
 		{[]string{"cube"}, `required flag(s) "gpu"`},
 		{[]string{"--gpu", "mali-g52"}, "accepts 1 arg"},
