@@ -46,6 +46,9 @@ type Kernel struct {
 	// Counters of a shader's warps (a dispatch counts its own in d.Stats).
 	warpInsts, threadInsts uint64
 	warps                  uint64
+	// blockLanes are the active lanes summed over each block's runs
+	// (operations by class, ops.go).
+	blockLanes []uint64
 }
 
 // Source hands out a shader kernel's warps.
