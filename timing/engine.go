@@ -570,7 +570,12 @@ func (e *Engine) memOp(w *warpState, pc int32, t float64) {
 			r.Lanes = tr.Active.Count()
 			cause = StallTexture
 		}
-		res := e.access(w.k, pc, t, r)
+		var res mem.Result
+		if e.prof == nil {
+			res = e.mem.Access(t, r)
+		} else {
+			res = e.prof.access(e.mem, w.k, pc, t, r)
+		}
 		if res.Conflicts > 0 {
 			cause = StallBankConflict
 		}

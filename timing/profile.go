@@ -274,12 +274,3 @@ func (pr *profiler) access(h *mem.Hierarchy, k *Kernel, pc int32, t float64, r *
 	e.Conflicts += float64(res.Conflicts)
 	return res
 }
-
-// access sends a memory request to the hierarchy, through the profiler
-// when there is one.
-func (e *Engine) access(k *Kernel, pc int32, t float64, r *mem.Request) mem.Result {
-	if e.prof != nil {
-		return e.prof.access(e.mem, k, pc, t, r)
-	}
-	return e.mem.Access(t, r)
-}
