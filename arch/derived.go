@@ -117,6 +117,7 @@ type Derived struct {
 	TextureBytesPerClock      float64 `json:"texture_bytes_per_clock"`
 	LocalMemoryInstances      int     `json:"local_memory_instances"`
 	LocalMemoryTotalKiB       int     `json:"local_memory_total_kib"`
+	LocalBytesPerClock        float64 `json:"local_bytes_per_clock"`
 	TileBufferBytesPerTile    int     `json:"tile_buffer_bytes_per_tile"`
 
 	// Family names for the core and cluster counts, present only for the
@@ -179,6 +180,7 @@ func (d Derived) Items() []DerivedItem {
 		{"texture_bytes_per_clock", d.TextureBytesPerClock, "B/clk", "texture_units × samples_per_clock × bytes_per_sample"},
 		{"local_memory_instances", float64(d.LocalMemoryInstances), "instances", "on-chip local memory instances (0: local memory is global)"},
 		{"local_memory_total_kib", float64(d.LocalMemoryTotalKiB), "KiB", "local memory that can be active GPU-wide (on-chip)"},
+		{"local_bytes_per_clock", d.LocalBytesPerClock, "B/clk", "local_memory_instances × local_memory.bytes_per_cycle (on-chip local memory)"},
 		{"tile_buffer_bytes_per_tile", float64(d.TileBufferBytesPerTile), "B", "tile_width × tile_height × tile_buffer_bits_per_pixel / 8"},
 	}
 	opt := func(name string, p *int, doc string) {
@@ -256,6 +258,7 @@ func (g *GPU) Derived() Derived {
 	if g.LocalMemory.Kind == LocalOnChip && g.LocalMemory.CoresPerInstance > 0 {
 		d.LocalMemoryInstances = g.Cores / g.LocalMemory.CoresPerInstance
 		d.LocalMemoryTotalKiB = d.LocalMemoryInstances * g.LocalMemory.InstanceKiB
+		d.LocalBytesPerClock = float64(d.LocalMemoryInstances) * g.LocalMemory.BytesPerCycle
 	}
 	d.TileBufferBytesPerTile = g.Tiling.TileWidth * g.Tiling.TileHeight * g.Tiling.TileBufferBitsPerPixel / 8
 

@@ -24,14 +24,17 @@ const (
 // and points.
 var (
 	computeColour = color.RGBA{0, 114, 178, 255}
-	memoryColour  = color.RGBA{213, 94, 0, 255}
+	memoryColours = []color.RGBA{{213, 94, 0, 255}, {230, 159, 0, 255}, {204, 121, 167, 255}, {0, 158, 115, 255}, {86, 180, 233, 255}, {0, 0, 0, 255}}
 	pointColours  = []color.RGBA{{0, 0, 0, 255}, {0, 158, 115, 255}, {204, 121, 167, 255}, {230, 159, 0, 255}, {86, 180, 233, 255}}
 )
 
 // levelShapes tell the levels' points apart.
 var levelShapes = map[string]draw.GlyphDrawer{
-	L1: draw.CircleGlyph{}, Texture: draw.PyramidGlyph{}, L2: draw.SquareGlyph{}, SLC: draw.CrossGlyph{}, DRAM: draw.TriangleGlyph{},
+	Local: draw.RingGlyph{}, L1: draw.CircleGlyph{}, Texture: draw.PyramidGlyph{}, L2: draw.SquareGlyph{}, SLC: draw.CrossGlyph{}, DRAM: draw.TriangleGlyph{},
 }
+
+// levelLabel names a level beside its point.
+var levelLabel = map[string]string{Local: "local", L1: "L1", Texture: "tex", L2: "L2", SLC: "SLC", DRAM: "DRAM"}
 
 // Chart draws the roofs of the points' type and each point at every memory
 // level it touched (one marker shape per level). The points must be on
@@ -47,7 +50,9 @@ func (r *Roofs) Chart(points []Point) (*plot.Plot, error) {
 	p.Y.Label.Text = fmt.Sprintf("performance (G%s/s)", Unit(typ))
 	p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
 	p.X.Tick.Marker, p.Y.Tick.Marker = plot.LogTicks{Prec: -1}, plot.LogTicks{Prec: -1}
-	p.Legend.Top, p.Legend.Left = true, true
+	// Below the compute roofs and right of the memory roofs is where few
+	// kernels fall: the legend goes there.
+	p.Legend.Top, p.Legend.Left = false, false
 	p.Legend.Padding = vg.Points(4)
 	p.Add(plotter.NewGrid())
 
@@ -115,23 +120,42 @@ func (r *Roofs) Chart(points []Point) (*plot.Plot, error) {
 		if err != nil {
 			return nil, err
 		}
-		l.Color, l.Width = memoryColour, vg.Points(1.5)
+		l.Color, l.Width = memoryColours[i%len(memoryColours)], vg.Points(1.5)
 		l.Dashes = dashes[i%len(dashes)]
 		p.Add(l)
 		p.Legend.Add(fmt.Sprintf("%s %.4g GB/s", m.Label, m.Giga), l)
 	}
 	for i, pt := range points {
-		var xys plotter.XYs
+		var xys, at plotter.XYs
 		var shapes []draw.GlyphDrawer
+		var names []string
 		for _, l := range pt.Levels {
-			if l.Intensity > 0 && pt.Giga > 0 {
-				xys = append(xys, plotter.XY{X: l.Intensity, Y: pt.Giga})
-				shapes = append(shapes, levelShapes[l.Level])
+			if l.Intensity <= 0 || pt.Giga <= 0 {
+				continue
 			}
+			xy := plotter.XY{X: l.Intensity, Y: pt.Giga}
+			xys = append(xys, xy)
+			shapes = append(shapes, levelShapes[l.Level])
+			// Levels at (nearly) the same intensity share one label.
+			if n := len(at); n > 0 && math.Abs(math.Log10(at[n-1].X/xy.X)) < 0.05 {
+				names[n-1] += ", " + levelLabel[l.Level]
+				continue
+			}
+			at = append(at, xy)
+			names = append(names, levelLabel[l.Level])
 		}
 		if len(xys) == 0 {
 			continue
 		}
+		labels, err := plotter.NewLabels(plotter.XYLabels{XYs: at, Labels: names})
+		if err != nil {
+			return nil, err
+		}
+		for i := range labels.TextStyle {
+			labels.TextStyle[i].XAlign, labels.TextStyle[i].YAlign = draw.XLeft, draw.YBottom
+		}
+		labels.Offset = vg.Point{X: vg.Points(5), Y: vg.Points(3)}
+		p.Add(labels)
 		s, err := plotter.NewScatter(xys)
 		if err != nil {
 			return nil, err
@@ -141,17 +165,11 @@ func (r *Roofs) Chart(points []Point) (*plot.Plot, error) {
 			return draw.GlyphStyle{Color: col, Radius: vg.Points(4), Shape: shapes[k]}
 		}
 		p.Add(s)
-		var names []string
-		for _, l := range pt.Levels {
-			if l.Intensity > 0 {
-				names = append(names, l.Level)
-			}
-		}
 		what := "measured"
 		if !pt.Measured {
 			what = "predicted"
 		}
-		p.Legend.Add(fmt.Sprintf("%s (%s; %s): %.4g G%s/s", pt.Kernel, what, strings.Join(names, ", "), pt.Giga, Unit(pt.Type)), s)
+		p.Legend.Add(fmt.Sprintf("%s (%s, at each level it used): %.4g G%s/s", pt.Kernel, what, pt.Giga, Unit(pt.Type)), s)
 	}
 	return p, nil
 }

@@ -54,10 +54,13 @@ const (
 	L2      = "l2"      // L2 (Adreno's loads and stores come here directly)
 	SLC     = "slc"     // the SoC's system-level cache
 	DRAM    = "dram"
+	// Local is on-chip local memory (Adreno's instances, Rogue's common
+	// store); Mali's local memory is ordinary memory behind L1.
+	Local = "local"
 )
 
 // Levels lists the memory levels in order.
-var Levels = []string{L1, Texture, L2, SLC, DRAM}
+var Levels = []string{Local, L1, Texture, L2, SLC, DRAM}
 
 // Roof is one ceiling of the chart.
 type Roof struct {
@@ -104,6 +107,7 @@ func For(g *arch.GPU) *Roofs {
 			r.Memory = append(r.Memory, Roof{Name: name, Label: label, Kind: "memory", PerClock: v, Giga: v * ghz, From: from})
 		}
 	}
+	memory(Local, "local memory", d.LocalBytesPerClock, "local_bytes_per_clock")
 	memory(L1, "L1 / load-store", d.L1BytesPerClock, "l1_bytes_per_clock")
 	memory(Texture, "texture", d.TextureBytesPerClock, "texture_bytes_per_clock")
 	l2, from := d.L2BytesPerClock, "l2_bytes_per_clock"
@@ -175,6 +179,9 @@ func (r *Roofs) FromCounters(c counters.Set) Work {
 			w.Ops[c] += it.Value
 		}
 	}
+	if r.d.LocalBytesPerClock > 0 {
+		w.Bytes[Local] = c.Value("local_bytes")
+	}
 	w.Bytes[L1] = c.Value("l1_read_bytes") + c.Value("l1_write_bytes")
 	w.Bytes[Texture] = c.Value("texture_cache_read_bytes")
 	w.Bytes[L2] = c.Value("l2_read_bytes") + c.Value("l2_write_bytes")
@@ -199,10 +206,13 @@ func (r *Roofs) FromCounters(c counters.Set) Work {
 // through if each missed the level before: global bytes at L1 (where the
 // GPU has one; Adreno's go to L2), L2, the SLC and DRAM; texture bytes at
 // the texture caches, then the same; local bytes at L1 on a GPU whose
-// local memory is ordinary memory behind it (Mali), nowhere otherwise
-// (on-chip).
+// local memory is ordinary memory behind it (Mali), at the local level
+// where it is on chip.
 func StaticWork(g *arch.GPU, ops map[string]float64, global, texture, local float64) Work {
 	w := Work{Ops: ops, Bytes: map[string]float64{}}
+	if g.LocalMemory.Kind == arch.LocalOnChip {
+		w.Bytes[Local] = local
+	}
 	if g.L1 != nil {
 		w.Bytes[L1] = global
 		if g.LocalMemory.Kind != arch.LocalOnChip {
@@ -233,8 +243,9 @@ type Point struct {
 	GPU    string `json:"gpu"`
 	// Measured: from a timed run; otherwise predicted from the lowering.
 	Measured bool `json:"measured"`
-	// Type is the arithmetic the point counts: the type with the most
-	// operations. Ops are its operations (per work-item when predicted),
+	// Type is the arithmetic the point counts: floating point (FP32 or
+	// FP16, whichever has more FLOPs) when the kernel does any, integer
+	// operations otherwise. Ops are its operations (per work-item when predicted),
 	// OpsByType every type's.
 	Type      string             `json:"type"`
 	Ops       float64            `json:"ops"`
@@ -322,17 +333,20 @@ func (r *Roofs) Measure(kernel string, w Work, cycles float64) Point {
 }
 
 // Predict places a kernel from its work per work-item along its longest
-// path (each loop once): the intensity at each level if every byte came
-// from that level, and the throughput the roofs allow there. The bound is
-// the level (or compute) allowing the least, assuming the kernel's
-// requests all reach DRAM; Levels say what nearer levels would allow.
+// path (each loop once), as StaticWork lays its bytes out: every level
+// sees the bytes it would if no cache hit. Each level's Attainable is the
+// throughput its roof allows; the prediction is the least of them and the
+// compute ceiling, and the bound the one that sets it (with caches that
+// hit, the levels beyond them allow more: their figures say how much).
 func (r *Roofs) Predict(kernel string, w Work) Point {
 	p := r.place(kernel, w)
 	p.PerClock = p.Ceiling
 	p.Bound = "compute"
 	if p.Ops > 0 {
-		if l := len(p.Levels); l > 0 && p.Levels[l-1].Attainable < p.PerClock {
-			p.PerClock, p.Bound = p.Levels[l-1].Attainable, p.Levels[l-1].Level
+		for _, l := range p.Levels {
+			if l.Attainable < p.PerClock {
+				p.PerClock, p.Bound = l.Attainable, l.Level
+			}
 		}
 	}
 	p.Giga = p.PerClock * r.ClockMHz / 1000
@@ -343,13 +357,15 @@ func (r *Roofs) Predict(kernel string, w Work) Point {
 // the intensities.
 func (r *Roofs) place(kernel string, w Work) Point {
 	p := Point{Kernel: kernel, GPU: r.GPU, OpsByType: w.TypeOps()}
-	for _, t := range Types {
+	// Floating point when the kernel does any (FLOPs, as rooflines are
+	// usually drawn), the type with the most of it; integers otherwise.
+	for _, t := range []string{FP32, FP16} {
 		if v := p.OpsByType[t]; v > p.Ops {
 			p.Type, p.Ops = t, v
 		}
 	}
 	if p.Type == "" {
-		p.Type = FP32
+		p.Type, p.Ops = INT, p.OpsByType[INT]
 	}
 	p.Ceiling = r.ceiling(w, p.Type)
 	p.Roof = r.matchingRoof(w, p.Type)
