@@ -130,6 +130,12 @@ __kernel void k(__global const float *in, __global float *out, int stride) {
 		if _, files, _ := lineCover(t, plain); len(files) > 0 {
 			t.Errorf("%s: without Debug the module has OpLine for %v", tc.name, files)
 		}
+		// The code is the same: the instructions but the debug ones, in
+		// order; on the repair route -g leaves a few blocks that only
+		// branch (which lower to nothing), so those are left out.
+		if a, b := codeOps(t, spv), codeOps(t, plain); a != b {
+			t.Errorf("%s: the code differs with line information:\n%s\nwithout:\n%s", tc.name, a, b)
+		}
 	}
 	// An in-memory source is named as its caller names it.
 	mem, err := CompileSource([]byte(text), "some/dir/hot.cl", OpenCLC, Options{Debug: true})
@@ -171,6 +177,27 @@ __kernel void k(__global const float *in, __global float *out, int stride) {
 	if !found {
 		t.Errorf("no OpFMul on line 2 (the inlined sq)")
 	}
+}
+
+// codeOps lists a module's opcodes without the debug instructions (lines,
+// strings, sources, names, module-processed notes).
+func codeOps(t *testing.T, spv []byte) string {
+	t.Helper()
+	m, err := spirv.Decode(spv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for _, in := range m.Insts {
+		switch in.Op {
+		case spirv.OpLine, spirv.OpNoLine, spirv.OpString, spirv.OpSource, spirv.OpSourceContinued, spirv.OpSourceExtension,
+			spirv.OpName, spirv.OpMemberName, spirv.OpModuleProcessed:
+			continue
+		}
+		b.WriteString(in.Op.String())
+		b.WriteByte(' ')
+	}
+	return strings.ReplaceAll(b.String(), "OpLabel OpBranch OpLabel ", "OpLabel ")
 }
 
 func TestDebugLineInfoGLSL(t *testing.T) {

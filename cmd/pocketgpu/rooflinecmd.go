@@ -31,11 +31,11 @@ func writeRooflineText(w io.Writer, r *gpuRun) {
 	p := r.Roofline.Point
 	unit := roofline.Unit(p.Type)
 	fmt.Fprintf(w, "\nroofline: %s on %s, written to %s\n", p.Kernel, r.GPU, r.chart)
-	fmt.Fprintf(w, "  %s %s/clk (%s G%s/s) of %s, %s of its compute ceiling %s/clk (busiest pipe)",
-		formatNumber(p.PerClock), unit, formatNumber(p.Giga), unit, p.Type, formatPct(100*p.ComputeUse), formatNumber(p.Ceiling))
+	fmt.Fprintf(w, "  %s: %s %s/clk (%s G%s/s), %s of its compute ceiling %s %s/clk (busiest pipe)",
+		p.Type, formatNumber(p.PerClock), unit, formatNumber(p.Giga), unit, formatPct(100*p.ComputeUse), formatNumber(p.Ceiling), unit)
 	for _, c := range r.roofs.Compute {
 		if c.Name == p.Roof {
-			fmt.Fprintf(w, ", %s of roof %s (%s/clk)", formatPct(100*p.RoofUse), c.Label, formatNumber(c.PerClock))
+			fmt.Fprintf(w, ", %s of the %s roof (%s %s/clk)", formatPct(100*p.RoofUse), c.Label, formatNumber(c.PerClock), unit)
 		}
 	}
 	fmt.Fprintln(w)
