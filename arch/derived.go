@@ -107,12 +107,17 @@ type Derived struct {
 	CopyToGPUGBs              float64 `json:"copy_to_gpu_gbs"`
 	CopyFromGPUGBs            float64 `json:"copy_from_gpu_gbs"`
 	TLBReachKiB               int     `json:"tlb_reach_kib"`
+	L1BytesPerClock           float64 `json:"l1_bytes_per_clock"`
+	L1LookupsPerClock         float64 `json:"l1_lookups_per_clock"`
+	L2PathBytesPerClock       float64 `json:"l2_path_bytes_per_clock"`
 	L2BytesPerClock           float64 `json:"l2_bytes_per_clock"`
+	SLCBytesPerClock          float64 `json:"slc_bytes_per_clock"`
 	L2BandwidthGBs            float64 `json:"l2_bandwidth_gbs"`
 	TextureUnits              int     `json:"texture_units"`
 	TextureBytesPerClock      float64 `json:"texture_bytes_per_clock"`
 	LocalMemoryInstances      int     `json:"local_memory_instances"`
 	LocalMemoryTotalKiB       int     `json:"local_memory_total_kib"`
+	LocalBytesPerClock        float64 `json:"local_bytes_per_clock"`
 	TileBufferBytesPerTile    int     `json:"tile_buffer_bytes_per_tile"`
 
 	// Family names for the core and cluster counts, present only for the
@@ -165,12 +170,17 @@ func (d Derived) Items() []DerivedItem {
 		{"copy_to_gpu_gbs", d.CopyToGPUGBs, "GB/s", "dram_achieved_gbs / 2 (a copy reads and writes DRAM) × host_copy.to_gpu_factor"},
 		{"copy_from_gpu_gbs", d.CopyFromGPUGBs, "GB/s", "dram_achieved_gbs / 2 × host_copy.from_gpu_factor"},
 		{"tlb_reach_kib", float64(d.TLBReachKiB), "KiB", "tlb.entries × tlb.page_kib: footprints beyond it miss the TLB"},
+		{"l1_bytes_per_clock", d.L1BytesPerClock, "B/clk", "cores × l1.bytes_per_cycle (0 without an L1)"},
+		{"l1_lookups_per_clock", d.L1LookupsPerClock, "lines/clk", "cores × l1.lookups_per_cycle: with Rogue's one transaction per lookup, L1 bandwidth is this times the bytes a lane moves"},
+		{"l2_path_bytes_per_clock", d.L2PathBytesPerClock, "B/clk", "cores × l2.core_bytes_per_cycle: the cores' paths to L2 together"},
 		{"l2_bytes_per_clock", d.L2BytesPerClock, "B/clk", "l2.slices × l2.bytes_per_cycle"},
 		{"l2_bandwidth_gbs", d.L2BandwidthGBs, "GB/s", "l2_bytes_per_clock × clock"},
+		{"slc_bytes_per_clock", d.SLCBytesPerClock, "B/clk", "slc.bandwidth_gbs at the shader clock (0 without a system-level cache)"},
 		{"texture_units", float64(d.TextureUnits), "units", "cores / texture.cores_per_unit"},
 		{"texture_bytes_per_clock", d.TextureBytesPerClock, "B/clk", "texture_units × samples_per_clock × bytes_per_sample"},
 		{"local_memory_instances", float64(d.LocalMemoryInstances), "instances", "on-chip local memory instances (0: local memory is global)"},
 		{"local_memory_total_kib", float64(d.LocalMemoryTotalKiB), "KiB", "local memory that can be active GPU-wide (on-chip)"},
+		{"local_bytes_per_clock", d.LocalBytesPerClock, "B/clk", "local_memory_instances × local_memory.bytes_per_cycle (on-chip local memory)"},
 		{"tile_buffer_bytes_per_tile", float64(d.TileBufferBytesPerTile), "B", "tile_width × tile_height × tile_buffer_bits_per_pixel / 8"},
 	}
 	opt := func(name string, p *int, doc string) {
@@ -231,7 +241,15 @@ func (g *GPU) Derived() Derived {
 	d.CopyToGPUGBs = round6(g.CopyGBs(true))
 	d.CopyFromGPUGBs = round6(g.CopyGBs(false))
 	d.TLBReachKiB = g.TLBReachKiB()
+	if g.L1 != nil {
+		d.L1BytesPerClock = float64(g.Cores) * g.L1.BytesPerCycle
+		d.L1LookupsPerClock = float64(g.Cores) * g.L1.LookupsPerCycle
+	}
+	d.L2PathBytesPerClock = float64(g.Cores) * g.L2.CoreBytesPerCycle
 	d.L2BytesPerClock = float64(g.L2.Slices) * g.L2.BytesPerCycle
+	if g.SLC != nil {
+		d.SLCBytesPerClock = round6(g.GBsToBytesPerCycle(g.SLC.BandwidthGBs))
+	}
 	d.L2BandwidthGBs = round6(d.L2BytesPerClock * ghz)
 	if g.Texture.CoresPerUnit > 0 {
 		d.TextureUnits = g.Cores / g.Texture.CoresPerUnit
@@ -240,6 +258,7 @@ func (g *GPU) Derived() Derived {
 	if g.LocalMemory.Kind == LocalOnChip && g.LocalMemory.CoresPerInstance > 0 {
 		d.LocalMemoryInstances = g.Cores / g.LocalMemory.CoresPerInstance
 		d.LocalMemoryTotalKiB = d.LocalMemoryInstances * g.LocalMemory.InstanceKiB
+		d.LocalBytesPerClock = float64(d.LocalMemoryInstances) * g.LocalMemory.BytesPerCycle
 	}
 	d.TileBufferBytesPerTile = g.Tiling.TileWidth * g.Tiling.TileHeight * g.Tiling.TileBufferBitsPerPixel / 8
 

@@ -113,6 +113,9 @@ type Options struct {
 	// Progress, when set, is called at most every 100 ms during the run
 	// and once at its end.
 	Progress func(Progress)
+	// Profile has Time charge the run's cycles and memory work to the
+	// kernel's instructions and source lines (TimedResult.Profile).
+	Profile bool
 }
 
 // Progress is how far a run has got.

@@ -40,6 +40,9 @@ func (t *Timing) Names() []string { return t.Counters.Names() }
 type TimedResult struct {
 	Result
 	Timing *Timing
+	// Profile is the cost per instruction and source line, with
+	// Options.Profile.
+	Profile *Profile
 }
 
 // Time runs a kernel under the timing model: the same results as Dispatch,
@@ -61,17 +64,28 @@ func (d *Device) Time(k *Kernel, nd NDRange, args []Arg, opt Options) (*TimedRes
 	if err != nil {
 		return nil, err
 	}
+	if opt.Profile {
+		eng.EnableProfile()
+	}
 	tr, err := eng.Run()
 	res := plan.result()
 	res.Seconds = time.Since(start).Seconds()
 	if errors.Is(err, ErrStopped) && tr != nil {
 		res.Partial = true
-		return &TimedResult{Result: *res, Timing: timingOf(tr)}, err
+		return &TimedResult{Result: *res, Timing: timingOf(tr), Profile: profileFrom(eng)}, err
 	}
 	if err != nil {
 		return nil, err
 	}
-	return &TimedResult{Result: *res, Timing: timingOf(tr)}, nil
+	return &TimedResult{Result: *res, Timing: timingOf(tr), Profile: profileFrom(eng)}, nil
+}
+
+// profileFrom is the engine's profile of its one kernel, or nil.
+func profileFrom(eng *timing.Engine) *Profile {
+	if ps := eng.Profiles(); len(ps) == 1 {
+		return profileOf(ps[0])
+	}
+	return nil
 }
 
 func timingOf(r *timing.Result) *Timing {

@@ -830,15 +830,61 @@ func (b *builder) resource(inst *spirv.Inst, pt *Type, sc spirv.StorageClass, na
 }
 
 // setLine takes the source position of an OpLine (File: an OpString id).
+// Line 0 is no position: llvm-spirv writes it for code the compiler made
+// up (a merged or hoisted instruction).
 func (b *builder) setLine(inst *spirv.Inst) {
 	b.srcFile, b.srcLine = "", 0
-	if len(inst.Operands) < 2 {
+	if len(inst.Operands) < 2 || inst.Operands[1] == 0 {
 		return
 	}
-	if def := b.m.Def(inst.Operands[0]); def != nil && def.Op == spirv.OpString {
-		b.srcFile, _, _ = spirv.LiteralString(def.Operands)
-	}
+	b.srcFile = b.stringOf(inst.Operands[0])
 	b.srcLine = int(inst.Operands[1])
+}
+
+// stringOf is the text of an OpString, or "".
+func (b *builder) stringOf(id uint32) string {
+	if def := b.m.Def(id); def != nil && def.Op == spirv.OpString {
+		s, _, _ := spirv.LiteralString(def.Operands)
+		return s
+	}
+	return ""
+}
+
+// NonSemantic.Shader.DebugInfo.100's instructions that give a position
+// (glslangValidator -gV writes these instead of OpLine).
+const (
+	shaderDebugSet    = "NonSemantic.Shader.DebugInfo.100"
+	shaderDebugSource = 35  // DebugSource File [Text]
+	shaderDebugLine   = 103 // DebugLine Source LineStart LineEnd ColumnStart ColumnEnd
+	shaderDebugNoLine = 104 // DebugNoLine
+)
+
+// debugLine takes the position of a NonSemantic.Shader.DebugInfo.100
+// DebugLine or DebugNoLine; any other extended instruction is left alone.
+// The line is an OpConstant's id; the file is the DebugSource's OpString.
+func (b *builder) debugLine(inst *spirv.Inst) {
+	ops := inst.Operands
+	if len(ops) < 2 || b.m.ExtInstImports[ops[0]] != shaderDebugSet {
+		return
+	}
+	switch ops[1] {
+	case shaderDebugNoLine:
+		b.srcFile, b.srcLine = "", 0
+	case shaderDebugLine:
+		b.srcFile, b.srcLine = "", 0
+		if len(ops) < 4 {
+			return
+		}
+		src := b.m.Def(ops[2])
+		if src == nil || src.Op != spirv.OpExtInst || len(src.Operands) < 3 || src.Operands[1] != shaderDebugSource {
+			return
+		}
+		c, ok := b.globals[ops[3]]
+		if !ok || len(c.konst) != 1 || c.konst[0] == 0 {
+			return
+		}
+		b.srcFile, b.srcLine = b.stringOf(src.Operands[2]), int(uint32(c.konst[0]))
+	}
 }
 
 func (b *builder) site(inst *spirv.Inst) int32 {

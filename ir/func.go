@@ -299,6 +299,8 @@ func (f *fn) inline(id uint32, args []*value, cont int32, result *value, call *s
 			b.setLine(inst)
 		case spirv.OpNoLine, spirv.OpLabel:
 			b.srcFile, b.srcLine = "", 0
+		case spirv.OpExtInst:
+			b.debugLine(inst)
 		}
 		if inst.Op == spirv.OpLabel {
 			if open {
@@ -720,10 +722,13 @@ func (f *fn) inlineFrom(callee uint32, args []*value, cont int32, result *value,
 	// callee's code follows in Code, then the continuation opens.
 	here := f.b.cur
 	f.block().End = int32(len(f.b.p.Code))
+	// The callee's lines are its own; the caller's resume after it.
+	file, line := f.b.srcFile, f.b.srcLine
 	entry, err := f.inline(callee, args, cont, result, inst)
 	if err != nil {
 		return 0, err
 	}
+	f.b.srcFile, f.b.srcLine = file, line
 	blk := &f.b.p.Blocks[here]
 	blk.Term = Term{Kind: TermBranch, Site: f.site(inst)}
 	blk.Succs = []Edge{{To: entry}}

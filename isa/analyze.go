@@ -33,6 +33,9 @@ type Report struct {
 	ShortestBound string         `json:"shortest_path_bound"`
 	LongestBound  string         `json:"longest_path_bound"`
 	HasLoops      bool           `json:"has_loops"`
+	// Work is one work-item's operations and bytes along the longest
+	// path, for a static roofline.
+	Work *Work `json:"work_per_item"`
 	// Details is the family's part (its Key names it in JSON).
 	Details FamilyReport `json:"-"`
 }
@@ -144,6 +147,7 @@ func Analyze(p *ir.Program, g *arch.GPU, warpWidth int, f Family) (*Report, erro
 		}
 		r.Pipes = append(r.Pipes, PipeReport{Name: name, Instructions: insts[k], Total: Round3(total), Shortest: Round3(short[k]), Longest: Round3(long[k])})
 	}
+	r.Work = staticWork(p, lp, long[:len(lp.Pipes)])
 	r.ShortestBound = bound(r.Pipes, func(pr PipeReport) float64 { return pr.Shortest })
 	r.LongestBound = bound(r.Pipes, func(pr PipeReport) float64 { return pr.Longest })
 

@@ -37,10 +37,12 @@ func (l *lowerer) fill(gr *Group, ops []MachineOp, prod [][]int32, members []int
 	seenR := map[int32]bool{}
 	seenW := map[int32]bool{}
 	counts := map[int16]int32{}
+	comps := map[int16]int32{}
 	for _, m := range members {
 		o := &ops[m]
 		gr.Ops++
 		counts[o.Class]++
+		comps[o.Class] += int32(max(o.Comps, 1))
 		gr.SFU = gr.SFU || o.SFU
 		if o.Kind == OpBranch || o.Kind == OpBarrier {
 			gr.Branch = true
@@ -81,7 +83,7 @@ func (l *lowerer) fill(gr *Group, ops []MachineOp, prod [][]int32, members []int
 	sortI32(gr.Writes)
 	sortI32(gr.Mem)
 	for c, n := range counts {
-		gr.Class = append(gr.Class, ClassCount{Class: c, N: n})
+		gr.Class = append(gr.Class, ClassCount{Class: c, N: n, Comps: comps[c]})
 	}
 	sort.Slice(gr.Class, func(a, b int) bool { return gr.Class[a].Class < gr.Class[b].Class })
 }

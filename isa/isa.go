@@ -79,6 +79,10 @@ type Group struct {
 type ClassCount struct {
 	Class int16 // index into ClassNames
 	N     int32
+	// Comps are the components per thread those operations cover (a
+	// packed FP16x2 operation covers 2, a scalar one 1): the work the
+	// roofline counts.
+	Comps int32
 }
 
 // Pseudo-classes for the machine operations that have no ALU class.

@@ -45,6 +45,12 @@ type Options struct {
 	// Headers are extra #include files, found by their names
 	// (clCompileProgram's input headers).
 	Headers []Header
+	// Debug keeps line information: OpenCL C with clang's
+	// -gline-tables-only (an OpLine before each instruction, inlined code
+	// keeping its own source line), GLSL with glslangValidator -g. What it
+	// costs the code: nothing; the optimizer runs as without it
+	// (debuginfo.go).
+	Debug bool
 }
 
 // Header is an #include file given in memory: Name is how the source
@@ -236,12 +242,17 @@ func compile(src []byte, srcPath, name string, lang Language, opt Options) ([]by
 	}
 
 	if lang == OpenCLC {
+		if opt.Debug && w.srcTmp != "" {
+			// The line table names an in-memory source by its name.
+			m := "-fdebug-prefix-map=" + tmp + "=" + filepath.Dir(name)
+			opt.ClangFlags = append([]string{m}, opt.ClangFlags...)
+		}
 		if opt.Light {
 			return w.openCLLight(in, includes, opt)
 		}
 		return w.openCL(in, includes, opt)
 	}
-	return w.glsl(in, StageOf(name), includes, opt.Defines, opt.Validate)
+	return w.glsl(in, StageOf(name), includes, opt.Defines, opt.Validate, opt.Debug)
 }
 
 // work is one compile: its private temp dir and how to clean its paths out of
@@ -262,6 +273,11 @@ func clangArgs(in string, includes []string, opt Options, passes ...string) []st
 	// from several kernels), leaving calls to a declaration.
 	args := []string{"-target", "spir64", "-cl-std=CL1.2", "-fgnu89-inline"}
 	args = append(args, passes...)
+	if opt.Debug {
+		// Paths in the line table as the command line named them
+		// (relative to the working directory), not absolute.
+		args = append(args, "-gline-tables-only", "-fdebug-compilation-dir=.")
+	}
 	if opt.NoFP64 {
 		args = append(args, "-Xclang", "-cl-ext=-cl_khr_fp64")
 	}
@@ -300,7 +316,7 @@ func (w *work) openCL(in string, includes []string, opt Options) ([]byte, error)
 	if err := w.meta(bc, opt); err != nil {
 		return nil, err
 	}
-	err := w.run("llvm-spirv-14", bc, "-o", spv)
+	err := w.llvmSPIRV(bc, spv)
 	var ce *CompileError
 	if errors.As(err, &ce) && needsRepair(ce.Output) {
 		err = w.repairRoute(in, includes, opt, spv)
@@ -369,7 +385,7 @@ func (w *work) repairIR(ll string, optArgs []string, spv string) error {
 	if err := w.run("opt-14", "-passes=instsimplify", o2, "-o", bc); err != nil {
 		return err
 	}
-	return w.run("llvm-spirv-14", bc, "-o", spv)
+	return w.llvmSPIRV(bc, spv)
 }
 
 // editIR rewrites a textual LLVM IR file in place.
@@ -393,14 +409,15 @@ func nativeIntegers(ll []byte) []byte {
 	return dataLayout.ReplaceAll(ll, []byte(`$1-n8:16:32:64"`))
 }
 
-// freezeInst matches an LLVM freeze: "%a = freeze TYPE %b".
-var freezeInst = regexp.MustCompile(`(?m)= freeze (.+) (\S+)$`)
+// freezeInst matches an LLVM freeze: "%a = freeze TYPE %b", with the
+// debug location a line-info build appends (", !dbg !12").
+var freezeInst = regexp.MustCompile(`(?m)= freeze (.+?) (\S+?)((?:, !dbg !\d+)?)$`)
 
 // removeFreeze turns each freeze into a no-op bitcast of its operand.
 // freeze only pins an undefined value to one arbitrary value; the operand
 // itself is one such value, so using it is a valid refinement.
 func removeFreeze(ll []byte) []byte {
-	return freezeInst.ReplaceAll(ll, []byte("= bitcast $1 $2 to $1"))
+	return freezeInst.ReplaceAll(ll, []byte("= bitcast $1 $2 to $1$3"))
 }
 
 // openCLLight runs the light pipeline of DEVELOPERS.md: it always
@@ -419,7 +436,7 @@ func (w *work) openCLLight(in string, includes []string, opt Options) ([]byte, e
 	if err := w.run("opt-14", "-passes="+optPasses, bc0, "-o", bc); err != nil {
 		return nil, err
 	}
-	if err := w.run("llvm-spirv-14", bc, "-o", spv); err != nil {
+	if err := w.llvmSPIRV(bc, spv); err != nil {
 		return nil, err
 	}
 	if err := w.run("spirv-val", spv); err != nil {
@@ -429,9 +446,12 @@ func (w *work) openCLLight(in string, includes []string, opt Options) ([]byte, e
 }
 
 // glsl runs glslangValidator for Vulkan 1.1 (DEVELOPERS.md).
-func (w *work) glsl(in, stage string, includes, defines []string, validate bool) ([]byte, error) {
+func (w *work) glsl(in, stage string, includes, defines []string, validate, debug bool) ([]byte, error) {
 	spv := filepath.Join(w.tmp, "k.spv")
 	args := []string{"-V", "--target-env", "vulkan1.1", "-S", stage}
+	if debug {
+		args = append(args, "-g")
+	}
 	for _, d := range defines {
 		args = append(args, "-D"+d)
 	}

@@ -88,7 +88,7 @@ func LinkObjects(objs [][]byte, library bool, opt Options) ([]byte, error) {
 	if err := w.run("opt-14", append(optArgs, linked, "-o", o2)...); err != nil {
 		return nil, err
 	}
-	err = w.run("llvm-spirv-14", o2, "-o", spv)
+	err = w.llvmSPIRV(o2, spv)
 	var ce *CompileError
 	if errors.As(err, &ce) && needsRepair(ce.Output) {
 		err = w.linkRepair(linked, optArgs, spv)

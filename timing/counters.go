@@ -27,6 +27,7 @@ var engineCounters = counters.Register(&counters.Part{
 		counters.New("thread_instructions", "instructions", "the same counted per active lane"),
 		counters.New("groups_issued", "groups", "groups issued by all engines"),
 		counters.New("machine_ops", "ops", "machine operations in the issued groups"),
+		counters.New("thread_ops_<class>", "ops", "operations of op class `<class>` (fp32_fma, fp16_add, int32_add ... as in the GPU's ops table) the issued groups held, counted per active lane and per component each covers (a packed FP16x2 operation 2): the work `run --roofline` places against the compute roofs"),
 		counters.New("workgroups", "work-groups", "work-groups run"),
 		counters.New("icache_hits", "lines", "code-line fetches that hit the engine's instruction buffer (or the core's cache where there is no buffer)"),
 		counters.New("icache_buffer_misses", "lines", "fetches that missed the engine buffer and hit the core's instruction cache"),

@@ -164,6 +164,7 @@ type Engine struct {
 	current *engine // the engine being stepped
 	req     mem.Request
 	fetch   *fetcher
+	prof    *profiler // nil unless EnableProfile (profile.go)
 }
 
 // New prepares a timed run of one compute dispatch.
@@ -375,6 +376,9 @@ func (e *Engine) step(en *engine) {
 	}
 	if start > t {
 		en.stall[why] += start - t
+		if e.prof != nil {
+			e.prof.stalled(w, why, start-t)
+		}
 		e.wake(en, start)
 		en.cand = w
 		return
@@ -465,6 +469,7 @@ func (e *Engine) fetchBlock(w *warpState) bool {
 		k := w.k
 		w.plans = k.plans[w.trace.Block]
 		w.next, w.acc = 0, 0
+		k.countBlock(w.trace.Block, w.trace.Active)
 		if w.rp != nil {
 			blk := &k.prog.IR.Blocks[w.trace.Block]
 			n := uint64(blk.End-blk.Start) + 1
@@ -499,6 +504,9 @@ func (e *Engine) issue(en *engine, w *warpState, t float64) {
 		}
 	}
 	w.fetched = false
+	if e.prof != nil {
+		e.prof.issued(w, gp)
+	}
 	en.issueFree = t + gp.issue
 	for _, u := range gp.pipes {
 		en.pipeFree[u.pipe] = max(en.pipeFree[u.pipe], t) + u.cycles
@@ -568,7 +576,12 @@ func (e *Engine) memOp(w *warpState, pc int32, t float64) {
 			r.Lanes = tr.Active.Count()
 			cause = StallTexture
 		}
-		res := e.mem.Access(t, r)
+		var res mem.Result
+		if e.prof == nil {
+			res = e.mem.Access(t, r)
+		} else {
+			res = e.prof.access(e.mem, w.k, pc, t, r)
+		}
 		if res.Conflicts > 0 {
 			cause = StallBankConflict
 		}

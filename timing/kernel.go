@@ -58,6 +58,9 @@ type Kernel struct {
 	// last work retired.
 	Start, End float64
 	started    bool
+	// blockLanes are the active lanes summed over each block's runs
+	// (operations by class, ops.go).
+	blockLanes []uint64
 }
 
 // Gate keeps the kernel from launching anything until Release.

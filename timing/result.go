@@ -150,6 +150,7 @@ func (e *Engine) result(cycles float64) *Result {
 		ec.Of("machine_ops", ops),
 		ec.Of("workgroups", wgs),
 	)
+	c = append(c, e.classOpItems()...)
 	if f := e.fetch; f != nil {
 		c = append(c, ec.Of("icache_hits", float64(f.hits)),
 			ec.Of("icache_buffer_misses", float64(f.bufMisses)),

@@ -15,6 +15,7 @@ import (
 	"github.com/pocketgpu/pocketgpu/isa"
 	"github.com/pocketgpu/pocketgpu/isa/families"
 	"github.com/pocketgpu/pocketgpu/kernel"
+	"github.com/pocketgpu/pocketgpu/roofline"
 )
 
 func init() { subcommands = append(subcommands, newAnalyzeCmd) }
@@ -110,6 +111,7 @@ func runAnalyze(out, stderr io.Writer, path string, o *analyzeOpts) error {
 		spvFor[!g.HasFP64()] = spv
 	}
 	var reports []*isa.Report
+	var points []roofline.Point
 	for _, g := range gpus {
 		dev := device.Open(g)
 		k, err := dev.Load(spvFor[!g.HasFP64()], o.entry, device.LoadOptions{Spec: spec})
@@ -128,16 +130,102 @@ func runAnalyze(out, stderr io.Writer, path string, o *analyzeOpts) error {
 			return err
 		}
 		reports = append(reports, r)
+		points = append(points, predictRoofline(g, r))
 	}
 	if o.asJSON {
+		withRoofline := make([]json.RawMessage, len(reports))
+		for i, r := range reports {
+			b, err := reportJSON(r, points[i])
+			if err != nil {
+				return err
+			}
+			withRoofline[i] = b
+		}
 		enc := json.NewEncoder(out)
 		enc.SetIndent("", "  ")
 		if len(reports) == 1 {
-			return enc.Encode(reports[0])
+			return enc.Encode(withRoofline[0])
 		}
-		return enc.Encode(map[string]any{"reports": reports})
+		return enc.Encode(map[string]any{"reports": withRoofline})
 	}
-	return writeAnalyzeText(out, reports)
+	if err := writeAnalyzeText(out, reports); err != nil {
+		return err
+	}
+	return writeAnalyzeRoofline(out, gpus, reports, points)
+}
+
+// predictRoofline places the kernel on g's roofline from the report alone:
+// one work-item's operations and bytes along the longest path, its
+// compute ceiling from the busiest pipe's cycles there.
+func predictRoofline(g *arch.GPU, r *isa.Report) roofline.Point {
+	wk := r.Work
+	w := roofline.StaticWork(g, wk.Ops, wk.GlobalBytes, wk.TextureBytes, wk.LocalBytes)
+	if wk.PipeCycles > 0 && r.WarpWidth > 0 {
+		// Core cycles per warp: per work-item, over the GPU's cores.
+		w.PipeTime = wk.PipeCycles / float64(r.WarpWidth) / float64(g.Cores)
+	}
+	return roofline.For(g).Predict(r.Entry, w)
+}
+
+// reportJSON is a report with its predicted point under "roofline".
+func reportJSON(r *isa.Report, p roofline.Point) (json.RawMessage, error) {
+	b, err := json.Marshal(r)
+	if err != nil {
+		return nil, err
+	}
+	pb, err := json.Marshal(p)
+	if err != nil {
+		return nil, err
+	}
+	out := append(b[:len(b)-1:len(b)-1], []byte(`,"roofline":`)...)
+	out = append(append(out, pb...), '}')
+	return out, nil
+}
+
+// writeAnalyzeRoofline prints the predicted points side by side.
+func writeAnalyzeRoofline(out io.Writer, gpus []*arch.GPU, rs []*isa.Report, ps []roofline.Point) error {
+	fmt.Fprintln(out, "\nroofline (predicted: one work-item along the longest path, loops once; each level as if no cache before it hit)")
+	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+	row := func(name string, f func(i int) string) {
+		fmt.Fprintf(tw, "%s\t", name)
+		for i := range rs {
+			fmt.Fprintf(tw, "%s\t", f(i))
+		}
+		fmt.Fprintln(tw)
+	}
+	row("", func(i int) string { return rs[i].GPU })
+	row("work per item", func(i int) string {
+		p := ps[i]
+		return fmt.Sprintf("%s %s (%s), %s B", formatNumber(p.Ops), roofline.Unit(p.Type), p.Type, formatNumber(rs[i].Work.GlobalBytes+rs[i].Work.TextureBytes+rs[i].Work.LocalBytes))
+	})
+	row("compute ceiling", func(i int) string {
+		p := ps[i]
+		return fmt.Sprintf("%s G%s/s (busiest pipe)", formatNumber(p.Ceiling*gpus[i].ClockMHz/1000), roofline.Unit(p.Type))
+	})
+	seen := map[string]bool{}
+	for _, p := range ps {
+		for _, l := range p.Levels {
+			seen[l.Level] = true
+		}
+	}
+	for _, lv := range roofline.Levels {
+		if !seen[lv] {
+			continue
+		}
+		row("from "+lv, func(i int) string {
+			for _, l := range ps[i].Levels {
+				if l.Level == lv {
+					ghz := gpus[i].ClockMHz / 1000
+					return fmt.Sprintf("%s %s/B: %s G%s/s", formatNumber(l.Intensity), roofline.Unit(ps[i].Type), formatNumber(l.Attainable*ghz), roofline.Unit(ps[i].Type))
+				}
+			}
+			return "-"
+		})
+	}
+	row("predicted", func(i int) string {
+		return fmt.Sprintf("%s G%s/s, bound by %s", formatNumber(ps[i].Giga), roofline.Unit(ps[i].Type), ps[i].Bound)
+	})
+	return tw.Flush()
 }
 
 // familyRowLabels lists the family rows of the reports, ordered by family

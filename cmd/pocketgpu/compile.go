@@ -21,6 +21,7 @@ func newCompileCmd() *cobra.Command {
 		validate bool
 		light    bool
 		noFP64   bool
+		debug    bool
 
 		clangFlags []string
 	)
@@ -39,6 +40,8 @@ standard compilers (see DEVELOPERS.md):
   .vert .frag          GLSL vertex / fragment shader: glslangValidator
   .spv                 SPIR-V: checked (and validated) and copied
 
+-g keeps each instruction's source line (OpLine), which run --hotspots reads.
+
 A missing compiler is reported with the Debian package that provides it.
 Exit status: 0 done, 2 the source or the command line is wrong (the compiler's
 diagnostics are printed), 1 a compiler is missing or crashed.`,
@@ -49,7 +52,7 @@ diagnostics are printed), 1 a compiler is missing or crashed.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runCompile(cmd, args[0], out, kernel.Options{Defines: defines, IncludeDirs: includes, Validate: validate,
-				Light: light, NoFP64: noFP64, ClangFlags: clangFlags, Warnings: cmd.ErrOrStderr()})
+				Light: light, NoFP64: noFP64, Debug: debug, ClangFlags: clangFlags, Warnings: cmd.ErrOrStderr()})
 		},
 	}
 	f := cmd.Flags()
@@ -59,6 +62,7 @@ diagnostics are printed), 1 a compiler is missing or crashed.`,
 	f.BoolVar(&validate, "validate", true, "run spirv-val on GLSL output and .spv input (OpenCL C output is always validated)")
 	f.BoolVar(&light, "light", false, "OpenCL C: the light pipeline (no inlining, unrolling or LICM) instead of the driver's -O2")
 	f.BoolVar(&noFP64, "no-fp64", false, "OpenCL C: compile for a GPU without cl_khr_fp64 (double literals become float)")
+	f.BoolVarP(&debug, "debug", "g", false, "keep source lines (OpLine) for run --hotspots: clang -gline-tables-only, glslangValidator -g")
 	f.StringArrayVar(&clangFlags, "clang-flag", nil, "OpenCL C: pass FLAG to clang-14 (repeatable; --clang-flag=-cl-mad-enable)")
 	_ = cmd.MarkFlagRequired("output")
 	nameArgs(cmd, "define", "NAME[=VALUE]", "include", "DIR", "output", "FILE", "clang-flag", "FLAG")

@@ -34,6 +34,10 @@ type Job struct {
 	quiet bool
 	// csv is where --csv writes the counters ("" none).
 	csv string
+	// hotspots asks for the per-line profile (run --hotspots); roofline
+	// names the chart run --roofline writes ("" none).
+	hotspots bool
+	roofline string
 }
 
 // stringList accepts one string or a list.

@@ -20,6 +20,7 @@ import (
 	"github.com/pocketgpu/pocketgpu/counters"
 	"github.com/pocketgpu/pocketgpu/device"
 	"github.com/pocketgpu/pocketgpu/kernel"
+	"github.com/pocketgpu/pocketgpu/roofline"
 )
 
 func init() { subcommands = append(subcommands, newRunCmd) }
@@ -31,6 +32,8 @@ func newRunCmd() *cobra.Command {
 		dumps, prints, specs  []string
 		asJSON                bool
 		csvFile               string
+		hotspots              bool
+		rooflineFile          string
 	)
 	cmd := &cobra.Command{
 		Use:   "run [--gpu GPU] KERNEL|JOB.yaml [flags]",
@@ -132,6 +135,8 @@ A job file holds the same fields as YAML (see docs/run.md).`,
 			}
 			job.quiet = asJSON
 			job.csv = csvFile
+			job.hotspots = hotspots
+			job.roofline = rooflineFile
 			return runJob(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), job, asJSON)
 		},
 	}
@@ -153,7 +158,9 @@ A job file holds the same fields as YAML (see docs/run.md).`,
 	f.IntVar(&j.WarpWidth, "warp-width", 0, "override the warp width the GPU's occupancy rules choose")
 	f.BoolVar(&asJSON, "json", false, "print the result as JSON")
 	f.StringVar(&csvFile, "csv", "", "also write the counters to FILE as CSV (a row per counter, a column per GPU)")
-	nameArgs(cmd, "gpu", "GPU", "entry", "NAME", "define", "NAME[=VALUE]", "include", "DIR", "global", "X[,Y[,Z]]", "local", "X[,Y[,Z]]",
+	f.BoolVar(&hotspots, "hotspots", false, "charge cycles, stalls and memory work to source lines and print the annotated source (sources are compiled with -g)")
+	f.StringVar(&rooflineFile, "roofline", "", "draw the kernel on the GPU's roofline to FILE (.png or .svg; one file per GPU, named FILE-GPU.EXT, when several)")
+	nameArgs(cmd, "roofline", "FILE", "gpu", "GPU", "entry", "NAME", "define", "NAME[=VALUE]", "include", "DIR", "global", "X[,Y[,Z]]", "local", "X[,Y[,Z]]",
 		"offset", "X[,Y[,Z]]", "arg", "SPEC", "dump", "N=FILE", "print", "N[:COUNT]", "spec", "ID=VALUE", "max-instructions", "N", "warp-width", "N")
 	return cmd
 }
@@ -180,6 +187,10 @@ type runResult struct {
 	PerCore            []counters.Set   `json:"per_core,omitempty"`
 	Printed            map[int][]string `json:"printed,omitempty"`
 	Dumped             map[int]string   `json:"dumped,omitempty"`
+	// Roofline places the run against the GPU's roofs (timed runs).
+	Roofline *rooflineJSON `json:"roofline,omitempty"`
+	// Hotspots is the cost per instruction and source line (--hotspots).
+	Hotspots *hotspotsJSON `json:"hotspots,omitempty"`
 	// Partial says why the run stopped early (Ctrl-C, the memory cap);
 	// its counters cover the work done until then.
 	Partial string `json:"partial,omitempty"`
@@ -232,6 +243,12 @@ func runJob(ctx context.Context, stdout, stderr io.Writer, j *Job, asJSON bool) 
 			return err
 		}
 	}
+	if j.hotspots && j.Functional {
+		return badInputf("--hotspots charges the timing model's cycles to lines; --functional has none")
+	}
+	if j.roofline != "" && j.Functional {
+		return badInputf("--roofline places the timed run; --functional has no timing")
+	}
 	if j.csv != "" {
 		if j.Functional {
 			return badInputf("--csv writes the timing counters; --functional has none")
@@ -252,6 +269,17 @@ func runJob(ctx context.Context, stdout, stderr io.Writer, j *Job, asJSON bool) 
 		}
 		gpus = append(gpus, g)
 	}
+	if j.roofline != "" {
+		for _, g := range gpus {
+			f := rooflineFileFor(j.roofline, g.ID, len(gpus))
+			if err := roofline.CheckChartPath(f); err != nil {
+				return badInput(err)
+			}
+			if err := checkOutputFile("--roofline "+f, f); err != nil {
+				return err
+			}
+		}
+	}
 	// A source is compiled as each GPU's driver would: without cl_khr_fp64
 	// where the GPU has no double precision.
 	spvFor := map[bool][]byte{}
@@ -260,13 +288,14 @@ func runJob(ctx context.Context, stdout, stderr io.Writer, j *Job, asJSON bool) 
 		if _, done := spvFor[noFP64]; done {
 			continue
 		}
-		spv, err := kernel.Load(j.Kernel, kernel.Options{Defines: j.Defines, IncludeDirs: j.Includes, NoFP64: noFP64, Warnings: stderr})
+		spv, err := kernel.Load(j.Kernel, kernel.Options{Defines: j.Defines, IncludeDirs: j.Includes, NoFP64: noFP64, Debug: j.hotspots, Warnings: stderr})
 		if err != nil {
 			return kernelLoadError(err)
 		}
 		spvFor[noFP64] = spv
 	}
 	var results []runResult
+	var runs []*gpuRun
 	var stopped error
 	for _, g := range gpus {
 		res, err := runOnGPU(ctx, stdout, stderr, g, spvFor[!g.HasFP64()], j, specs, dir)
@@ -300,7 +329,15 @@ func runJob(ctx context.Context, stdout, stderr io.Writer, j *Job, asJSON bool) 
 			}
 			res.Dumped[n] = file
 		}
+		if j.roofline != "" && res.Roofline != nil {
+			f := rooflineFileFor(j.roofline, g.ID, len(gpus))
+			if err := res.roofs.Save(f, []roofline.Point{res.Roofline.Point}); err != nil {
+				return err
+			}
+			res.chart = f
+		}
 		results = append(results, res.runResult)
+		runs = append(runs, res)
 		if stopped != nil {
 			break
 		}
@@ -325,6 +362,16 @@ func runJob(ctx context.Context, stdout, stderr io.Writer, j *Job, asJSON bool) 
 		return stopped
 	}
 	printRuns(stdout, results, specs)
+	for _, r := range runs {
+		if r.chart != "" {
+			writeRooflineText(stdout, r)
+		}
+	}
+	for _, r := range runs {
+		if r.profile != nil {
+			writeHotspots(stdout, r.GPU, r.profile, j.Kernel, r.WarpWidth)
+		}
+	}
 	return stopped
 }
 
@@ -347,7 +394,10 @@ func writeRunCSV(path string, runs []runResult) error {
 
 type gpuRun struct {
 	runResult
-	bound *device.Bound
+	bound   *device.Bound
+	profile *device.Profile
+	roofs   *roofline.Roofs
+	chart   string // the roofline chart written, if any
 }
 
 // runOnGPU runs the job on one GPU. Interrupted, it returns the partial
@@ -372,7 +422,7 @@ func runOnGPU(ctx context.Context, stdout, stderr io.Writer, g *arch.GPU, spv []
 		return nil, runError(err)
 	}
 	nd := device.NDRange{Dims: len(j.Global), Global: dims3(j.Global), Local: dims3(j.Local), Offset: dims3(j.Offset)}
-	opt := device.Options{WarpWidth: j.WarpWidth, MaxWarpInsts: j.MaxInstructions, Context: ctx}
+	opt := device.Options{WarpWidth: j.WarpWidth, MaxWarpInsts: j.MaxInstructions, Context: ctx, Profile: j.hotspots}
 	est, err := dev.Estimate(k, nd, bound.Args, opt)
 	if err != nil {
 		return nil, runError(err)
@@ -411,15 +461,24 @@ func runOnGPU(ctx context.Context, stdout, stderr io.Writer, g *arch.GPU, spv []
 		Workgroups: res.Stats.WorkGroups, Warps: res.Stats.Warps,
 		ThreadInstructions: res.Stats.ThreadInsts, WarpInstructions: res.Stats.WarpInsts, HostSeconds: res.Seconds,
 	}
+	run := &gpuRun{bound: bound}
 	if timed != nil {
 		r.Mode = "timing"
 		r.Cycles, r.TimeNS, r.ClockMHz = timed.Timing.Cycles, timed.Timing.TimeNS, g.ClockMHz
 		r.Counters, r.PerCore = timed.Timing.Counters, timed.Timing.PerCore
+		run.roofs = roofline.For(g)
+		r.Roofline = &rooflineJSON{Roofs: run.roofs,
+			Point: run.roofs.Measure(k.Name, run.roofs.FromCounters(timed.Timing.Counters), timed.Timing.Cycles)}
+		if p := timed.Profile; p != nil {
+			run.profile = p
+			r.Hotspots = &hotspotsJSON{Profile: p, Lines: p.Lines()}
+		}
 	}
 	if partial {
 		r.Partial = fmt.Sprintf("interrupted after %d of %d work-groups", res.Stats.WorkGroups, est.WorkGroups)
 	}
-	return &gpuRun{runResult: r, bound: bound}, err
+	run.runResult = r
+	return run, err
 }
 
 // checkEstimate refuses a launch that cannot finish within its budget and

@@ -1,0 +1,239 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/pocketgpu/pocketgpu/device"
+)
+
+// hotspotsJSON is run --json's "hotspots" section: the profile (totals and
+// every instruction) and its per-line sums.
+type hotspotsJSON struct {
+	*device.Profile
+	Lines []device.LineProfile `json:"lines"`
+}
+
+// hotMarks is how many of the hottest lines (or instructions) the view
+// marks.
+const hotMarks = 3
+
+// rowFormat lays out the view's columns before the source text.
+const rowFormat = "  %-3s %6s %7s %7s   %-26s %7s %9s %9s  "
+
+// hotspotHeader names the columns.
+var hotspotHeader = fmt.Sprintf(rowFormat, "hot", "line", "cycles", "issue", "stall cycles (top cause)", "lanes", "mem req", "misses")
+
+// writeHotspots prints one run's profile: with line information, the
+// kernel's source annotated line by line (like Streamline's or Nsight's
+// source view); without, its instructions. kernelPath is the kernel file
+// the run was given (sources are looked for beside it too).
+func writeHotspots(out io.Writer, gpu string, p *device.Profile, kernelPath string, width int) {
+	w := &trimWriter{w: out}
+	defer w.flush()
+	total := p.Total.Cycles()
+	fmt.Fprintf(w, "\nhotspots: %s on %s: %s engine cycles charged (issue %s, stalls %s), %s memory requests\n",
+		p.Kernel, gpu, formatNumber(total), formatNumber(p.Total.IssueCycles), formatNumber(p.Total.Stalls()), formatNumber(float64(p.Total.Requests)))
+	fmt.Fprintln(w, "  cycles: issue plus the stalls the line caused, as a share of all charged; issue: share of the issue cycles;")
+	fmt.Fprintf(w, "  lanes: active lanes per warp execution (of %d); misses: L1, texture and L2 misses of its memory requests\n", width)
+	if !p.HasLines {
+		writeInstructionHotspots(w, p, total)
+		return
+	}
+	lines := p.Lines()
+	rank := map[int]int{}
+	for r, i := range device.Hottest(lines)[:min(hotMarks, len(lines))] {
+		if lines[i].Cycles() > 0 {
+			rank[i] = r + 1
+		}
+	}
+	byFile := map[string]map[int]int{} // file -> line -> index in lines
+	var files []string
+	var unplaced []int
+	for i, l := range lines {
+		if l.Line == 0 {
+			unplaced = append(unplaced, i)
+			continue
+		}
+		if byFile[l.File] == nil {
+			byFile[l.File] = map[int]int{}
+			files = append(files, l.File)
+		}
+		byFile[l.File][l.Line] = i
+	}
+	for _, f := range files {
+		text, found := readSource(f, kernelPath)
+		fmt.Fprintf(w, "\n%s%s\n", hotspotHeader, f)
+		if !found {
+			fmt.Fprintf(w, "  (source %s not found: lines without their text)\n", f)
+			for _, i := range sortedLineIndices(byFile[f], lines) {
+				fmt.Fprintf(w, "%s\n", hotspotRow(lines[i].Line, &lines[i].Cost, total, p.Total.IssueCycles, rank[i], width))
+			}
+			continue
+		}
+		for n, src := range text {
+			line := n + 1
+			i, ok := byFile[f][line]
+			if !ok {
+				fmt.Fprintf(w, "%s%s\n", fmt.Sprintf(rowFormat, "", fmt.Sprint(line), "", "", "", "", "", ""), expandTabs(src))
+				continue
+			}
+			fmt.Fprintf(w, "%s%s\n", hotspotRow(line, &lines[i].Cost, total, p.Total.IssueCycles, rank[i], width), expandTabs(src))
+		}
+	}
+	for _, i := range unplaced {
+		fmt.Fprintf(w, "%s(instructions without a source line)\n", hotspotRow(0, &lines[i].Cost, total, p.Total.IssueCycles, rank[i], width))
+	}
+}
+
+// hotspotRow formats one line's (or instruction's) columns; rank > 0 marks
+// one of the hottest.
+func hotspotRow(line int, c *device.Cost, total, issue float64, rank, width int) string {
+	mark := ""
+	if rank > 0 {
+		mark = fmt.Sprintf(">%d", rank)
+	}
+	lineCol := "-"
+	if line > 0 {
+		lineCol = fmt.Sprint(line)
+	}
+	stall := "-"
+	if s := c.Stalls(); s > 0 {
+		stall = fmt.Sprintf("%s (%s)", formatNumber(s), c.TopStall())
+	}
+	lanes, req, miss := "-", "-", "-"
+	if c.Execs > 0 {
+		lanes = formatNumber(float64(c.Threads) / float64(c.Execs))
+	}
+	if c.Requests > 0 {
+		req = formatNumber(float64(c.Requests))
+		miss = formatNumber(float64(c.Misses()))
+	}
+	return fmt.Sprintf(rowFormat, mark, lineCol, share(c.Cycles(), total), share(c.IssueCycles, issue), stall, lanes, req, miss)
+}
+
+func share(v, total float64) string {
+	if v <= 0 || total <= 0 {
+		return "-"
+	}
+	return formatPct(100 * v / total)
+}
+
+// writeInstructionHotspots lists the instructions of a module without line
+// information, the hottest marked.
+func writeInstructionHotspots(w io.Writer, p *device.Profile, total float64) {
+	fmt.Fprintln(w, "  the module has no line information (compile the source with -g, or run the .cl/.comp itself): per instruction")
+	costs := make([]device.LineProfile, len(p.Instructions))
+	for i := range p.Instructions {
+		costs[i].Cost = p.Instructions[i].Cost
+	}
+	rank := map[int]int{}
+	for r, i := range device.Hottest(costs)[:min(hotMarks, len(costs))] {
+		if costs[i].Cycles() > 0 {
+			rank[i] = r + 1
+		}
+	}
+	fmt.Fprintf(w, "\n  hot  inst  block  cycles   issue   stall cycles (top cause)     lanes   mem req    misses  instruction\n")
+	for i := range p.Instructions {
+		in := &p.Instructions[i]
+		mark := ""
+		if rank[i] > 0 {
+			mark = fmt.Sprintf(">%d", rank[i])
+		}
+		stall := "-"
+		if s := in.Stalls(); s > 0 {
+			stall = fmt.Sprintf("%s (%s)", formatNumber(s), in.TopStall())
+		}
+		lanes, req, miss := "-", "-", "-"
+		if in.Execs > 0 {
+			lanes = formatNumber(float64(in.Threads) / float64(in.Execs))
+		}
+		if in.Requests > 0 {
+			req = formatNumber(float64(in.Requests))
+			miss = formatNumber(float64(in.Misses()))
+		}
+		what := in.SPIRV
+		if in.Name != "" {
+			what += " " + in.Name
+		}
+		fmt.Fprintf(w, "  %-3s %5d %6d %7s %7s   %-26s %7s %9s %9s  %s -> %s (word %d)\n", mark, in.Index, in.Block, share(in.Cycles(), total),
+			share(in.IssueCycles, p.Total.IssueCycles), stall, lanes, req, miss, what, in.Op, in.Word)
+	}
+}
+
+// readSource finds a source file named in the line table: as named
+// (relative to the working directory), beside the kernel file, or its base
+// name beside the kernel file.
+func readSource(name, kernelPath string) ([]string, bool) {
+	dir := filepath.Dir(kernelPath)
+	for _, cand := range []string{name, filepath.Join(dir, name), filepath.Join(dir, filepath.Base(name))} {
+		b, err := os.ReadFile(cand)
+		if err == nil {
+			text := strings.TrimSuffix(string(b), "\n")
+			return strings.Split(text, "\n"), true
+		}
+	}
+	return nil, false
+}
+
+func expandTabs(s string) string {
+	var b strings.Builder
+	col := 0
+	for _, r := range strings.TrimRight(s, "\r") {
+		if r == '\t' {
+			n := 4 - col%4
+			b.WriteString(strings.Repeat(" ", n))
+			col += n
+			continue
+		}
+		b.WriteRune(r)
+		col++
+	}
+	return b.String()
+}
+
+// sortedLineIndices lists a file's lines in order.
+func sortedLineIndices(m map[int]int, lines []device.LineProfile) []int {
+	var out []int
+	for _, i := range m {
+		out = append(out, i)
+	}
+	for a := 1; a < len(out); a++ {
+		for b := a; b > 0 && lines[out[b]].Line < lines[out[b-1]].Line; b-- {
+			out[b], out[b-1] = out[b-1], out[b]
+		}
+	}
+	return out
+}
+
+// trimWriter drops the spaces that end a line (the empty columns of a
+// source line no instruction came from).
+type trimWriter struct {
+	w   io.Writer
+	buf []byte
+}
+
+func (t *trimWriter) Write(b []byte) (int, error) {
+	t.buf = append(t.buf, b...)
+	for {
+		i := strings.IndexByte(string(t.buf), '\n')
+		if i < 0 {
+			return len(b), nil
+		}
+		line := strings.TrimRight(string(t.buf[:i]), " ")
+		if _, err := io.WriteString(t.w, line+"\n"); err != nil {
+			return 0, err
+		}
+		t.buf = t.buf[i+1:]
+	}
+}
+
+func (t *trimWriter) flush() {
+	if len(t.buf) > 0 {
+		_, _ = t.w.Write(t.buf)
+		t.buf = nil
+	}
+}
