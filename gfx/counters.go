@@ -13,7 +13,7 @@ var frameCounters = counters.Register(&counters.Part{
 	Key: "rendering", Title: "Rendering", Rank: 30, Scope: counters.Frame,
 	Defs: []counters.Def{
 		counters.New("frame", "", "frame index (the camera has turned `frame × --camera-orbit` degrees)"),
-		counters.New("cycles", "cycles", "estimated frame time at the shader clock: the passes' cycles, less what Adreno 7xx's concurrent binning hides"),
+		counters.New("cycles", "cycles", "the frame on the timing engine at the shader clock: from its first command-processor job's start to its last write-back (docs/rendering.md)"),
 		counters.New("time_ms", "ms", "`cycles` at `clock_mhz`"),
 		counters.New("interval_cycles", "cycles", "from the previous frame's end to this one's when frames are submitted back to back: where the command processor runs a frame's geometry beside the previous frame's fragment work (Mali's job slots, Adreno 7xx's BV and BR), less than `cycles`"),
 		counters.New("fps", "1/s", "frames per second at `interval_cycles`"),
