@@ -471,7 +471,7 @@ func (r *Renderer) runWarp(sh *shader, w *emu.Warp, onStep func()) (float64, *sh
 			cycles += sh.blockCycles[b]
 		}
 		if sw != nil {
-			sw.step(w.Trace)
+			r.rec.step(sw, w.Trace)
 		}
 		if onStep != nil {
 			onStep()

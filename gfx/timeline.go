@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sort"
 
 	"github.com/pocketgpu/pocketgpu/arch"
 	"github.com/pocketgpu/pocketgpu/emu"
@@ -40,13 +41,34 @@ const (
 // memOp is fixed-function memory traffic of a task, issued with the warp
 // that follows it in the functional order (or at the task's end).
 type memOp struct {
-	kind   mem.Kind
-	core   int // -1: fixed function through L2
 	addr   uint64
-	n      int
+	after  int32 // warps of the task recorded before it
+	n      int32
+	core   int16 // -1: fixed function through L2
+	kind   mem.Kind
 	stream Stream
-	after  int // warps of the task recorded before it
 }
+
+// opList holds a task's memory ops in fixed-size chunks: a screen task
+// records tens of millions, and growing one slice would copy them over
+// and over.
+type opList struct {
+	chunks [][]memOp
+	n      int
+}
+
+const opChunk = 1 << 12
+
+func (l *opList) add(op memOp) {
+	if l.n%opChunk == 0 {
+		l.chunks = append(l.chunks, make([]memOp, 0, opChunk))
+	}
+	c := &l.chunks[len(l.chunks)-1]
+	*c = append(*c, op)
+	l.n++
+}
+
+func (l *opList) at(i int) *memOp { return &l.chunks[i/opChunk][i%opChunk] }
 
 // shadeWarp is a shader warp a task ran.
 type shadeWarp struct {
@@ -67,7 +89,7 @@ type task struct {
 	// tileBytes is what one tile takes of a core's tile buffer.
 	tileBytes int
 	warps     []shadeWarp
-	ops       []memOp
+	ops       opList
 	// The tiler's work: primitives in, bin entries out.
 	prims, refs uint64
 	// draws the command processor walks for the task's pass.
@@ -81,10 +103,12 @@ type task struct {
 
 // recorder collects a frame's tasks while the functional renderer runs.
 type recorder struct {
-	tasks []*task
-	cur   *task
-	pass  int
-	where string
+	addrs    arena[uint64]
+	accesses arena[emu.Access]
+	tasks    []*task
+	cur      *task
+	pass     int
+	where    string
 }
 
 // nextPass starts recording a render pass.
@@ -110,7 +134,7 @@ func (rc *recorder) begin(kind taskKind, name string, cell int) *task {
 
 func (rc *recorder) op(kind mem.Kind, core int, addr uint64, n int, s Stream) {
 	t := rc.cur
-	t.ops = append(t.ops, memOp{kind: kind, core: core, addr: addr, n: n, stream: s, after: len(t.warps)})
+	t.ops.add(memOp{kind: kind, core: int16(core), addr: addr, n: int32(n), stream: s, after: int32(len(t.warps))})
 }
 
 // warp records a shader warp's run; its blocks are added by step.
@@ -122,18 +146,45 @@ func (rc *recorder) warp(sh *shader, core int) *shadeWarp {
 
 // step records one executed block of the warp, without its private
 // accesses (registers: the timing engine never sends them to memory).
-func (sw *shadeWarp) step(tr *emu.Trace) {
+func (rc *recorder) step(sw *shadeWarp, tr *emu.Trace) {
 	c := emu.Trace{Block: tr.Block, Active: tr.Active}
+	n, na := 0, 0
 	for _, a := range tr.Accesses {
-		if a.Space == ir.SpacePrivate {
-			continue
+		if a.Space != ir.SpacePrivate {
+			n += a.N
+			na++
 		}
-		b := a
-		b.Start = len(c.Addrs)
-		c.Addrs = append(c.Addrs, tr.Addrs[a.Start:a.Start+a.N]...)
-		c.Accesses = append(c.Accesses, b)
+	}
+	if na > 0 {
+		c.Addrs = rc.addrs.take(n)[:0]
+		c.Accesses = rc.accesses.take(na)[:0]
+		for _, a := range tr.Accesses {
+			if a.Space == ir.SpacePrivate {
+				continue
+			}
+			b := a
+			b.Start = len(c.Addrs)
+			c.Addrs = append(c.Addrs, tr.Addrs[a.Start:a.Start+a.N]...)
+			c.Accesses = append(c.Accesses, b)
+		}
 	}
 	sw.rw.Blocks = append(sw.rw.Blocks, c)
+}
+
+// arena hands out slices carved from large chunks: a frame records
+// millions of blocks, and one allocation each would dominate.
+type arena[T any] struct{ chunk []T }
+
+const arenaChunk = 1 << 15
+
+// take returns a slice of n elements, capacity n.
+func (a *arena[T]) take(n int) []T {
+	if cap(a.chunk)-len(a.chunk) < n {
+		a.chunk = make([]T, 0, max(n, arenaChunk))
+	}
+	l := len(a.chunk)
+	a.chunk = a.chunk[:l+n]
+	return a.chunk[l : l+n : l+n]
 }
 
 // frameTiming is a frame's time on the engine.
@@ -275,11 +326,11 @@ func (tl *timeline) issue(op memOp, t float64) float64 {
 		return t
 	}
 	tl.addr[0] = op.addr
-	c := op.core
+	c := int(op.core)
 	if c < 0 {
 		c = mem.FixedFunction
 	}
-	tl.req = mem.Request{Core: c, Space: ir.SpaceGlobal, Kind: op.kind, Addrs: tl.addr[:], Bytes: op.n, Lanes: 1, Stream: op.stream, NoL1: op.core < 0}
+	tl.req = mem.Request{Core: c, Space: ir.SpaceGlobal, Kind: op.kind, Addrs: tl.addr[:], Bytes: int(op.n), Lanes: 1, Stream: op.stream, NoL1: op.core < 0}
 	return tl.m.Access(t, &tl.req).Done
 }
 
@@ -287,10 +338,12 @@ func (tl *timeline) issue(op memOp, t float64) float64 {
 // returns when the last is done.
 func (tl *timeline) opsAt(tk *task, after int, t float64) float64 {
 	done := t
-	for _, op := range tk.ops {
-		if op.after == after {
-			done = max(done, tl.issue(op, t))
-		}
+	// The recorder appends ops in warp order, so those after `after`
+	// warps are one run, found by binary search (a frame's screen task
+	// holds millions).
+	ops := &tk.ops
+	for i := sort.Search(ops.n, func(i int) bool { return int(ops.at(i).after) >= after }); i < ops.n && int(ops.at(i).after) == after; i++ {
+		done = max(done, tl.issue(*ops.at(i), t))
 	}
 	return done
 }
