@@ -298,7 +298,9 @@ type Raster struct {
 	BlendPixelsPerCycle  float64 `yaml:"blend_pixels_per_cycle" min:"0.001" max:"1024" unit:"px/cycle" doc:"pixels one core's blender (ROP) writes per cycle"`
 	MaxFramebufferWidth  int     `yaml:"max_framebuffer_width" min:"1" max:"65536" unit:"px" doc:"widest render target"`
 	MaxFramebufferHeight int     `yaml:"max_framebuffer_height" min:"1" max:"65536" unit:"px" doc:"tallest render target"`
-	QuadsPerCycle        float64 `yaml:"quads_per_cycle" min:"0.001" max:"1024" unit:"quads/cycle" doc:"2×2 quads one core's rasteriser produces per cycle for fragment shading (early depth test included)"`
+	QuadsPerCycle        float64 `yaml:"quads_per_cycle" min:"0.001" max:"1024" unit:"quads/cycle" doc:"2×2 quads one core's rasteriser produces per cycle, those the early depth test then kills included"`
+	QueueWarps           int     `yaml:"queue_warps" min:"1" max:"1024" unit:"warps" doc:"fragment warps one core's rasteriser may have produced (or be producing) that wait for a warp slot; with that many waiting it stalls"`
+	ZSSamplesPerCycle    float64 `yaml:"zs_samples_per_cycle" min:"0.001" max:"4096" unit:"samples/cycle" doc:"depth samples one core's ZS unit tests per cycle, early (before shading) and late (after)"`
 }
 
 // CommandProcessor describes the front end.

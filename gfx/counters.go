@@ -79,9 +79,11 @@ var frameCounters = counters.Register(&counters.Part{
 		counters.New("partial_renders", "renders", "renders of the tiles forced mid-pass by a full parameter buffer (`tiling.parameter_buffer_kib`), each storing colour and depth and loading them again"),
 		counters.New("parameter_buffer_peak_bytes", "B", "the most parameter-buffer memory (polygon-list headers and chunks and the transformed vertices the listed primitives use) a pass held (`tile_lists`)"),
 		counters.New("command_stream_draws_processed", "draws", "draws the command processor walked, summed over passes"),
-		counters.New("raster_busy_cycles", "cycles", "cycles the cores' rasterisers spent producing quads for fragment warps (raster.quads_per_cycle), summed over cores"),
+		counters.New("raster_busy_cycles", "cycles", "cycles the cores' rasterisers spent producing quads (raster.quads_per_cycle; those early Z then killed included), summed over cores"),
+		counters.New("raster_stall_cycles", "cycles", "cycles the cores' rasterisers had quads to produce but their output queue (raster.queue_warps) was full of warps waiting for a slot, summed over cores: back-pressure from cores full of running warps or of finished ones waiting for the blender"),
+		counters.New("zs_busy_cycles", "cycles", "cycles the cores' ZS units spent on depth samples, early before shading and late after (raster.zs_samples_per_cycle), summed over cores"),
 		counters.New("blend_busy_cycles", "cycles", "cycles the cores' blenders spent taking fragments (raster.blend_pixels_per_cycle), summed over cores"),
-		counters.New("blend_wait_warp_cycles", "cycles", "warp-cycles finished fragment warps stayed resident waiting for their core's blender: a slow blender holds warp slots"),
+		counters.New("blend_wait_warp_cycles", "cycles", "warp-cycles finished fragment warps stayed resident waiting for their core's late depth test and blender: a slow blender holds warp slots"),
 		counters.New("tiler_busy_cycles", "cycles", "cycles the tiler or binning hardware spent on primitives and bin entries (tiling.tiler_*_per_cycle)"),
 		counters.New("gmem_busy_cycles", "cycles", "cycles the GMEM-to-memory path spent resolving bins (tiling.gmem_bytes_per_cycle)"),
 	},
@@ -154,7 +156,8 @@ func (st *FrameStats) Counters() counters.Set {
 		n("framebuffer_compression_saved_bytes", st.UncompressedBytes-st.CompressedBytes), p.Of("framebuffer_compression_ratio", st.CompressionRatio()),
 		i("partial_renders", st.PartialRenders), n("parameter_buffer_peak_bytes", st.ParameterBufferPeak),
 		n("command_stream_draws_processed", st.CommandStreamOps),
-		p.Of("raster_busy_cycles", st.RasterBusyCycles), p.Of("blend_busy_cycles", st.BlendBusyCycles),
+		p.Of("raster_busy_cycles", st.RasterBusyCycles), p.Of("raster_stall_cycles", st.RasterStallCycles),
+		p.Of("zs_busy_cycles", st.ZSBusyCycles), p.Of("blend_busy_cycles", st.BlendBusyCycles),
 		p.Of("blend_wait_warp_cycles", st.BlendWaitCycles), p.Of("tiler_busy_cycles", st.TilerBusyCycles),
 		p.Of("gmem_busy_cycles", st.GMEMBusyCycles))
 	s = append(s, st.CommandProcessor...)

@@ -30,6 +30,8 @@ import (
 // numbers, each with why it is not a hardware parameter.
 var declAllowed = map[string]string{
 	"frameCounters":          "the counter model's definitions of a frame's counters; its number is the part's rank among the reports' parts",
+	"opChunk":                "the simulator's own storage: memory ops a chunk of a task's op list holds",
+	"arenaChunk":             "the simulator's own storage: elements an arena chunk of recorded addresses holds",
 	"MaxFrameSide":           "the renderer's own limit on a frame side (host memory); a GPU's is raster.max_framebuffer_width/height",
 	"ClearColor":             "the scene's clear colour",
 	"clearDepth":             "the depth buffer's clear value, the far plane of Vulkan's depth range",

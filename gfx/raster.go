@@ -159,6 +159,11 @@ type fragUnit struct {
 	// mode); otherwise the unit's core shades everything (a Mali tile).
 	roundRobin bool
 	warps      int
+	// Fixed-function work since the last warp, which that warp carries to
+	// the timeline: quads rasterised (early-Z killed ones included) and
+	// depth samples tested early.
+	rasterQuads float64
+	zsEarly     int
 
 	// Hidden-surface removal (tiling.hidden_surface_removal): tags holds
 	// per sample of the target the opaque primitive visible there whose
@@ -324,6 +329,8 @@ func (fu *fragUnit) hsrRaster(pi int32, p *prim) {
 				continue
 			}
 			fr.st.FragmentsRasterized++
+			fu.rasterQuads += 1 / float64(quadSide*quadSide) // the ISP works per pixel
+			fu.zsEarly += bits.OnesCount8(m)
 			passed := false
 			for s, pos := range fu.samplePos {
 				if m&(1<<s) == 0 {
@@ -425,6 +432,7 @@ func (fu *fragUnit) addQuad(pi int32, p *prim, qx, qy int, cov uint8, scov [4]ui
 	d := fr.draws[p.draw]
 	t := fu.tgt
 	fr.st.FragmentsRasterized += uint64(bits.OnesCount8(cov))
+	fu.rasterQuads++
 	live, slive := cov, scov
 	if !d.lateZ && t.depth != nil {
 		live = 0
@@ -434,6 +442,7 @@ func (fu *fragUnit) addQuad(pi int32, p *prim, qx, qy int, cov uint8, scov [4]ui
 			}
 			px, py := qx+k&1, qy+k>>1
 			slive[k] = 0
+			fu.zsEarly += bits.OnesCount8(scov[k])
 			for s, pos := range fu.samplePos {
 				if scov[k]&(1<<s) == 0 {
 					continue
@@ -579,6 +588,7 @@ func (fu *fragUnit) flush() error {
 	}
 	t := fu.tgt
 	var written uint64
+	zsLate := 0
 	for lane := 0; lane < n; lane++ {
 		q := &fu.batch[lane/4]
 		k := lane % 4
@@ -598,6 +608,7 @@ func (fu *fragUnit) flush() error {
 		f := w.Private(lane)
 		smask := q.slive[k]
 		if d.lateZ && t.depth != nil {
+			zsLate += bits.OnesCount8(smask)
 			pass := uint8(0)
 			for s, pos := range fu.samplePos {
 				if smask&(1<<s) == 0 {
@@ -665,7 +676,8 @@ func (fu *fragUnit) flush() error {
 	}
 	fr.st.FragmentsWritten += written
 	if sw != nil {
-		sw.quads, sw.frags = len(fu.batch), int(written)
+		sw.quads, sw.frags = fu.rasterQuads, int(written)
+		sw.zsEarly, sw.zsLate = fu.zsEarly, zsLate
 		if fu.roundRobin {
 			sw.core = fu.core
 		}
@@ -693,6 +705,7 @@ func (fu *fragUnit) flush() error {
 	sr.d.Release(wg)
 	fu.batch = fu.batch[:0]
 	fu.batchID++
+	fu.rasterQuads, fu.zsEarly = 0, 0
 	return nil
 }
 

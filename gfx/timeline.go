@@ -72,11 +72,16 @@ func (l *opList) at(i int) *memOp { return &l.chunks[i/opChunk][i%opChunk] }
 
 // shadeWarp is a shader warp a task ran.
 type shadeWarp struct {
-	sh    *shader
-	rw    *timing.ReplayWarp
-	core  int // the core the renderer gave it; -1: the task's (tiles) or any (vertex)
-	quads int // quads the rasteriser produced for it (fragment warps)
-	frags int // fragments it sends to the blender
+	sh   *shader
+	rw   *timing.ReplayWarp
+	core int // the core the renderer gave it; -1: the task's (tiles) or any (vertex)
+	// Fragment warps: the rasteriser's quads and the ZS unit's early
+	// depth samples before it (those of quads early Z killed since the
+	// core's previous warp included), its late depth samples and the
+	// fragments it sends to the blender after it.
+	quads           float64
+	zsEarly, zsLate int
+	frags           int
 }
 
 // task is one piece of a frame's work.
@@ -201,6 +206,7 @@ type frameTiming struct {
 	cells map[int]float64
 	// counters of the fixed-function units.
 	rasterBusy, blendBusy, tilerBusy float64
+	zsBusy, rasterStall              float64
 	gmemBusy                         float64
 	blendHeld                        float64
 	cpCounters                       []Pass // per queue: busy cycles
@@ -229,13 +235,18 @@ type timeline struct {
 	m       *mem.Hierarchy
 	kernels map[*shader]*timing.Kernel
 	srcs    map[*shader]*shaderSource
-	raster  []unit // per core
-	blend   []unit // per core
-	tiler   unit
-	gmem    unit
-	req     mem.Request
-	addr    [1]uint64
-	err     error
+	raster  []unit        // per core
+	zs      []unit        // per core
+	blend   []unit        // per core
+	rq      []rasterQueue // per core
+	// rasterStall: cycles the rasterisers had quads to produce but their
+	// output queue was full of warps waiting for a slot.
+	rasterStall float64
+	tiler       unit
+	gmem        unit
+	req         mem.Request
+	addr        [1]uint64
+	err         error
 }
 
 // shaderSource hands a shader's warps to the cores: per core a queue of
@@ -297,7 +308,7 @@ func newTimeline(r *Renderer, shaders []*shader) (*timeline, error) {
 		return nil, &InputError{Msg: err.Error()}
 	}
 	tl := &timeline{r: r, g: g, e: e, cp: proc, m: m, kernels: map[*shader]*timing.Kernel{}, srcs: map[*shader]*shaderSource{},
-		raster: make([]unit, g.Cores), blend: make([]unit, g.Cores)}
+		raster: make([]unit, g.Cores), zs: make([]unit, g.Cores), blend: make([]unit, g.Cores), rq: make([]rasterQueue, g.Cores)}
 	for _, sh := range shaders {
 		low, err := families.Lower(sh.ir, g, sh.width)
 		if err != nil {
@@ -394,7 +405,6 @@ func (tl *timeline) run(tk *task, core int, t float64, revisit []shadeWarp, warp
 		return
 	}
 	var woken []*shader
-	ready := start
 	for i := range warps {
 		sw := &warps[i]
 		c := sw.core
@@ -403,30 +413,34 @@ func (tl *timeline) run(tk *task, core int, t float64, revisit []shadeWarp, warp
 		}
 		rw := *sw.rw // a copy: revisited warps replay again
 		rw.Start = 0
-		ready := ready
-		if sw.quads > 0 && c >= 0 {
-			ready = tl.raster[c].take(start, float64(sw.quads)/tl.g.Raster.QuadsPerCycle)
+		k := i - len(revisit)
+		if tk.kind == taskVertex && k >= 0 {
+			// A vertex warp's attribute fetch happens when it gets a
+			// core, and the warp waits for it.
+			rw.Launch = func(t float64) float64 { return tl.opsAt(tk, k, t) }
 		}
-		if k := i - len(revisit); k > 0 || (k == 0 && tk.kind == taskVertex) {
-			if tk.kind == taskVertex {
-				// A vertex warp's attribute fetch happens when it gets
-				// a core, and the warp waits for it.
-				rw.Launch = func(t float64) float64 { return tl.opsAt(tk, k, t) }
-			} else {
-				// Other traffic recorded before a warp (the vertices its
-				// primitives read) goes when its quads are rasterised.
-				tl.e.At(ready, func(t float64) { tl.opsAt(tk, k, t) })
-			}
-		}
-		frags, bc := sw.frags, c
-		if frags > 0 && bc >= 0 {
+		frags, late, bc := sw.frags, sw.zsLate, c
+		if (frags > 0 || late > 0) && bc >= 0 {
+			// The late depth test, then the blender; the warp holds its
+			// slot until they have taken its fragments.
 			rw.Retire = func(end float64) float64 {
-				return tl.blend[bc].take(end, float64(frags)/tl.g.Raster.BlendPixelsPerCycle)
+				if late > 0 {
+					end = tl.zs[bc].take(end, float64(late)/tl.g.Raster.ZSSamplesPerCycle)
+				}
+				if frags > 0 {
+					end = tl.blend[bc].take(end, float64(frags)/tl.g.Raster.BlendPixelsPerCycle)
+				}
+				return end
 			}
 		}
 		rw.Done = finish
+		if sw.quads > 0 && c >= 0 {
+			// A fragment warp goes through its core's rasteriser first.
+			tl.rq[c].items = append(tl.rq[c].items, rasterItem{sw: sw, rw: &rw, tk: tk, k: k, from: start})
+			continue
+		}
 		src := tl.srcs[sw.sh]
-		p := pending{w: &rw, ready: ready}
+		p := pending{w: &rw, ready: start}
 		if c >= 0 {
 			src.perCore[c] = append(src.perCore[c], p)
 		} else {
@@ -438,6 +452,61 @@ func (tl *timeline) run(tk *task, core int, t float64, revisit []shadeWarp, warp
 	}
 	for _, sh := range woken {
 		tl.e.Wake(tl.kernels[sh], -1, start)
+	}
+	for c := range tl.rq {
+		tl.feed(c, start)
+	}
+}
+
+// rasterQueue is a core's rasteriser: the fragment warps waiting for it,
+// in order, and how many it has produced that wait for a warp slot.
+type rasterQueue struct {
+	items   []rasterItem
+	waiting int
+}
+
+type rasterItem struct {
+	sw   *shadeWarp
+	rw   *timing.ReplayWarp
+	tk   *task
+	k    int     // the warp's index in its task
+	from float64 // when its task started
+}
+
+// feed lets core c's rasteriser produce warps from t on while its output
+// queue (raster.queue_warps) has room: each warp's quads, then its early
+// depth samples through the ZS unit, then the warp waits for a slot. A
+// full queue stalls the rasteriser until a warp launches.
+func (tl *timeline) feed(c int, t float64) {
+	q := &tl.rq[c]
+	for q.waiting < tl.g.Raster.QueueWarps && len(q.items) > 0 {
+		it := q.items[0]
+		q.items = q.items[1:]
+		if avail := max(it.from, tl.raster[c].free); t > avail {
+			tl.rasterStall += t - avail
+		}
+		sw := it.sw
+		ready := tl.raster[c].take(max(t, it.from), sw.quads/tl.g.Raster.QuadsPerCycle)
+		if sw.zsEarly > 0 {
+			ready = tl.zs[c].take(ready, float64(sw.zsEarly)/tl.g.Raster.ZSSamplesPerCycle)
+		}
+		if tk, k := it.tk, it.k; k > 0 {
+			// Traffic recorded before the warp (the vertices its
+			// primitives read) goes when its quads are rasterised.
+			tl.e.At(ready, func(t float64) { tl.opsAt(tk, k, t) })
+		}
+		q.waiting++
+		it.rw.Launch = func(t float64) float64 {
+			q.waiting--
+			tl.feed(c, t)
+			return t
+		}
+		src := tl.srcs[sw.sh]
+		src.perCore[c] = append(src.perCore[c], pending{w: it.rw, ready: ready})
+		tl.e.Wake(tl.kernels[sw.sh], c, ready)
+	}
+	if len(q.items) == 0 {
+		q.items = nil
 	}
 }
 
@@ -673,8 +742,10 @@ func (r *Renderer) timeFrame(fr *frameRun, tasks []*task) (*frameTiming, error) 
 	for c := range tl.raster {
 		ft.rasterBusy += tl.raster[c].busy
 		ft.blendBusy += tl.blend[c].busy
+		ft.zsBusy += tl.zs[c].busy
 	}
 	ft.tilerBusy = tl.tiler.busy
+	ft.rasterStall = tl.rasterStall
 	ft.gmemBusy = tl.gmem.busy
 	for _, k := range tl.kernels {
 		ft.blendHeld += k.HeldCycles()

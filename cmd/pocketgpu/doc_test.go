@@ -207,7 +207,7 @@ func docSkip(words []string) string {
 	}
 	needsCompiler := len(words) > 0 && (words[0] == "compile" || words[0] == "exec")
 	for _, w := range words {
-		if strings.HasSuffix(w, ".cl") || strings.HasSuffix(w, ".comp") || strings.HasSuffix(w, "job.yaml") {
+		if strings.HasSuffix(w, ".cl") || strings.HasSuffix(w, ".comp") || yamlNamesKernel(w) {
 			needsCompiler = true
 		}
 	}
@@ -219,6 +219,19 @@ func docSkip(words []string) string {
 		}
 	}
 	return ""
+}
+
+// yamlNamesKernel says whether w is a job or compute file whose kernels
+// are OpenCL C or GLSL source, so running it needs the compilers.
+func yamlNamesKernel(w string) bool {
+	if !strings.HasSuffix(w, ".yaml") && !strings.HasSuffix(w, ".yml") {
+		return false
+	}
+	data, err := os.ReadFile(w)
+	if err != nil {
+		return false
+	}
+	return regexp.MustCompile(`\.(cl|comp)\b`).Match(data)
 }
 
 // scratchRoot makes a directory that looks like the repository's root:
