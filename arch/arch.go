@@ -85,6 +85,7 @@ type GPU struct {
 	Atomics      Atomics      `yaml:"atomics" doc:"atomic operations"`
 	HostCopy     HostCopy     `yaml:"host_copy" doc:"copies between host and GPU buffers"`
 	Texture      Texture      `yaml:"texture" doc:"texture units"`
+	Geometry     Geometry     `yaml:"geometry" doc:"fixed-function geometry front end"`
 	Tiling       Tiling       `yaml:"tiling" doc:"tile-based rendering"`
 	Raster       Raster       `yaml:"raster" doc:"fixed-function pixel back end"`
 
@@ -243,6 +244,14 @@ const (
 	TileLists = "tile_lists"
 	GMEMBins  = "gmem_bins"
 )
+
+// Geometry is the fixed-function front end between the command processor
+// and the tiler: the vertex fetch that feeds vertex warps their attributes
+// and the primitive assembly that makes triangles of shaded vertices.
+type Geometry struct {
+	VertexFetchBytesPerCycle float64 `yaml:"vertex_fetch_bytes_per_cycle" min:"0.001" max:"4096" unit:"B/cycle" doc:"attribute bytes the GPU's vertex fetch hands to vertex warps per cycle (a warp waits for its attributes)"`
+	PrimitivesPerCycle       float64 `yaml:"primitives_per_cycle" min:"0.001" max:"1024" unit:"prims/cycle" doc:"triangles primitive assembly (with clipping and culling) takes per cycle, before the tiler or, in immediate mode, the rasterisers"`
+}
 
 // Tiling describes tile-based rendering. The scheme decides which of the
 // other parameters apply: the polygon-list ones for tile_lists, the GMEM

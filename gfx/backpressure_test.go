@@ -46,3 +46,41 @@ func TestZSUnitCountsSamples(t *testing.T) {
 		t.Errorf("4x MSAA: ZS busy %.0f cycles, 1x %.0f (%.2fx, want about 4)", four.ZSBusyCycles, one.ZSBusyCycles, r)
 	}
 }
+
+// TestGeometryFrontEnd: the vertex fetch is busy for the attribute bytes
+// at its rate, and primitive assembly for every triangle, culled ones
+// included; starving either makes the frame wait for it.
+func TestGeometryFrontEnd(t *testing.T) {
+	base := gpu(t, "mali-g52")
+	s := builtin(t, "spheres:2000")
+	opt := Options{Width: 160, Height: 90}
+	ref := render(t, base, s, opt, 1)[0].Stats
+	if want := float64(ref.PrimitivesIn) / base.Geometry.PrimitivesPerCycle; ref.AssemblyBusyCycles != want {
+		t.Errorf("primitive assembly busy %.0f cycles, want %.0f (%d triangles)", ref.AssemblyBusyCycles, want, ref.PrimitivesIn)
+	}
+	if ref.VertexFetchBusyCycles <= 0 {
+		t.Fatalf("vertex fetch busy %v cycles", ref.VertexFetchBusyCycles)
+	}
+
+	slowFetch := *base
+	slowFetch.Geometry.VertexFetchBytesPerCycle /= 64
+	st := render(t, &slowFetch, s, opt, 1)[0].Stats
+	if r := st.VertexFetchBusyCycles / ref.VertexFetchBusyCycles; r < 63.9 || r > 64.1 {
+		t.Errorf("vertex fetch at 1/64 the rate: busy %.0f cycles, was %.0f (%.1fx)", st.VertexFetchBusyCycles, ref.VertexFetchBusyCycles, r)
+	}
+	if !(st.Cycles > st.VertexFetchBusyCycles) || !(st.VertexFetchWaitCycles > ref.VertexFetchWaitCycles) {
+		t.Errorf("vertex fetch busy %.0f cycles, frame %.0f; warps waited %.0f warp-cycles, was %.0f",
+			st.VertexFetchBusyCycles, st.Cycles, st.VertexFetchWaitCycles, ref.VertexFetchWaitCycles)
+	}
+
+	slowSetup := *base
+	slowSetup.Geometry.PrimitivesPerCycle /= 64
+	st = render(t, &slowSetup, s, opt, 1)[0].Stats
+	if !(st.Cycles > st.AssemblyBusyCycles) || !(st.Cycles > 2*ref.Cycles) {
+		t.Errorf("primitive assembly busy %.0f cycles, frame %.0f, was %.0f", st.AssemblyBusyCycles, st.Cycles, ref.Cycles)
+	}
+	imm := render(t, &slowSetup, s, Options{Width: 160, Height: 90, Mode: Immediate}, 1)[0].Stats
+	if !(imm.Cycles > imm.AssemblyBusyCycles) {
+		t.Errorf("immediate: primitive assembly busy %.0f cycles, frame %.0f", imm.AssemblyBusyCycles, imm.Cycles)
+	}
+}

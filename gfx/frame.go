@@ -240,6 +240,7 @@ func (fr *frameRun) finish() {
 		st.RasterBusyCycles, st.BlendBusyCycles, st.BlendWaitCycles = ft.rasterBusy, ft.blendBusy, ft.blendHeld
 		st.TilerBusyCycles, st.GMEMBusyCycles = ft.tilerBusy, ft.gmemBusy
 		st.ZSBusyCycles, st.RasterStallCycles = ft.zsBusy, ft.rasterStall
+		st.VertexFetchBusyCycles, st.VertexFetchWaitCycles, st.AssemblyBusyCycles = ft.vfetchBusy, ft.vfetchWait, ft.primsBusy
 		st.CommandProcessor = ft.cp.Counters()
 		st.Engine = ft.engine.Counters
 		for cell, c := range ft.cells {

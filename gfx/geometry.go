@@ -425,6 +425,9 @@ func (fr *frameRun) assemble() {
 	r := fr.r
 	for di, d := range fr.draws {
 		idx := d.mesh.Indices
+		if r.rec != nil {
+			r.rec.assembled += uint64(len(idx) / 3)
+		}
 		for t := 0; t+2 < len(idx); t += 3 {
 			fr.st.PrimitivesIn++
 			v := [3]int32{d.vbase + int32(idx[t]), d.vbase + int32(idx[t+1]), d.vbase + int32(idx[t+2])}

@@ -120,15 +120,18 @@ type FrameStats struct {
 	// busy cycles, the warp-cycles finished fragment warps waited for a
 	// blender, the command processor's counters, and the engine's own
 	// counters over the frame (issue, stalls, occupancy, memory).
-	RasterBusyCycles  float64      `json:"raster_busy_cycles"`
-	RasterStallCycles float64      `json:"raster_stall_cycles"`
-	ZSBusyCycles      float64      `json:"zs_busy_cycles"`
-	BlendBusyCycles   float64      `json:"blend_busy_cycles"`
-	BlendWaitCycles   float64      `json:"blend_wait_warp_cycles"`
-	TilerBusyCycles   float64      `json:"tiler_busy_cycles"`
-	GMEMBusyCycles    float64      `json:"gmem_busy_cycles"`
-	CommandProcessor  counters.Set `json:"-"`
-	Engine            counters.Set `json:"-"`
+	VertexFetchBusyCycles float64      `json:"vertex_fetch_busy_cycles"`
+	VertexFetchWaitCycles float64      `json:"vertex_fetch_wait_cycles"`
+	AssemblyBusyCycles    float64      `json:"primitive_assembly_busy_cycles"`
+	RasterBusyCycles      float64      `json:"raster_busy_cycles"`
+	RasterStallCycles     float64      `json:"raster_stall_cycles"`
+	ZSBusyCycles          float64      `json:"zs_busy_cycles"`
+	BlendBusyCycles       float64      `json:"blend_busy_cycles"`
+	BlendWaitCycles       float64      `json:"blend_wait_warp_cycles"`
+	TilerBusyCycles       float64      `json:"tiler_busy_cycles"`
+	GMEMBusyCycles        float64      `json:"gmem_busy_cycles"`
+	CommandProcessor      counters.Set `json:"-"`
+	Engine                counters.Set `json:"-"`
 
 	texFiltered uint64  // samples through a sampler, TexLodAvg's denominator
 	texLevelSum float64 // their levels' sum

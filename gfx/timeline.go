@@ -22,9 +22,11 @@ import (
 // engines, pipes and caches like a kernel's — and the fixed-function
 // memory traffic it made; the command processor (timing/cp) starts the
 // frame's jobs as the description's queues allow, and fixed-function units
-// with the description's rates stand between: a rasteriser per core
-// producing each fragment warp's quads, a blender per core taking each
-// warp's fragments (a slow one keeps finished warps resident), the tiler.
+// with the description's rates stand between: the vertex fetch and
+// primitive assembly, a rasteriser per core producing each fragment warp's
+// quads into a bounded queue, a ZS unit and a blender per core taking each
+// warp's samples and fragments (a slow one keeps finished warps resident),
+// the tiler.
 // The frame ends when its last tile or bin is written back.
 
 // taskKind is what a task is.
@@ -97,6 +99,9 @@ type task struct {
 	ops       opList
 	// The tiler's work: primitives in, bin entries out.
 	prims, refs uint64
+	// assembled: triangles primitive assembly takes for this task (the
+	// tiler's or, in immediate mode, the screen's), culled ones included.
+	assembled uint64
 	// draws the command processor walks for the task's pass.
 	draws int
 	// revisit: vertex warps to replay again (a bin's re-shading).
@@ -114,6 +119,9 @@ type recorder struct {
 	cur      *task
 	pass     int
 	where    string
+	// assembled: triangles assembled since the last task that consumes
+	// primitives (a tiler or a screen) began.
+	assembled uint64
 }
 
 // nextPass starts recording a render pass.
@@ -132,6 +140,9 @@ func (rc *recorder) begin(kind taskKind, name string, cell int) *task {
 		return nil
 	}
 	t := &task{kind: kind, name: name, cell: cell, pass: rc.pass, where: rc.where}
+	if kind == taskTiler || kind == taskScreen {
+		t.assembled, rc.assembled = rc.assembled, 0
+	}
 	rc.tasks = append(rc.tasks, t)
 	rc.cur = t
 	return t
@@ -207,6 +218,8 @@ type frameTiming struct {
 	// counters of the fixed-function units.
 	rasterBusy, blendBusy, tilerBusy float64
 	zsBusy, rasterStall              float64
+	vfetchBusy, vfetchWait           float64
+	primsBusy                        float64
 	gmemBusy                         float64
 	blendHeld                        float64
 	cpCounters                       []Pass // per queue: busy cycles
@@ -244,9 +257,14 @@ type timeline struct {
 	rasterStall float64
 	tiler       unit
 	gmem        unit
-	req         mem.Request
-	addr        [1]uint64
-	err         error
+	vfetch      unit // vertex fetch
+	prims       unit // primitive assembly
+	// vfetchWait: cycles vertex warps waited for the vertex fetch to
+	// start on their attributes (it was busy with others').
+	vfetchWait float64
+	req        mem.Request
+	addr       [1]uint64
+	err        error
 }
 
 // shaderSource hands a shader's warps to the cores: per core a queue of
@@ -345,17 +363,49 @@ func (tl *timeline) issue(op memOp, t float64) float64 {
 	return tl.m.Access(t, &tl.req).Done
 }
 
-// opsAt issues the task's ops that come after `after` warps, at t; it
-// returns when the last is done.
-func (tl *timeline) opsAt(tk *task, after int, t float64) float64 {
-	done := t
+// assemble runs a task's triangles through primitive assembly from t on
+// and returns when it has taken the last.
+func (tl *timeline) assemble(tk *task, t float64) float64 {
+	if tk.assembled == 0 {
+		return t
+	}
+	return tl.prims.take(t, float64(tk.assembled)/tl.g.Geometry.PrimitivesPerCycle)
+}
+
+// fetchVertices is vertex warp k's attribute fetch asked for at t: the
+// vertex fetch streams its bytes (the task's ops before the warp) at its
+// rate, their reads going to memory as it starts; the warp waits for the
+// later of the two.
+func (tl *timeline) fetchVertices(tk *task, k int, t float64) float64 {
+	bytes := 0
+	tl.eachOpAt(tk, k, func(op *memOp) { bytes += int(op.n) })
+	if bytes == 0 {
+		return tl.opsAt(tk, k, t)
+	}
+	d := float64(bytes) / tl.g.Geometry.VertexFetchBytesPerCycle
+	end := tl.vfetch.take(t, d)
+	start := end - d
+	tl.vfetchWait += start - t
+	return max(end, tl.opsAt(tk, k, start))
+}
+
+// eachOpAt calls f on each of the task's ops that come after `after`
+// warps.
+func (tl *timeline) eachOpAt(tk *task, after int, f func(*memOp)) {
 	// The recorder appends ops in warp order, so those after `after`
 	// warps are one run, found by binary search (a frame's screen task
 	// holds millions).
 	ops := &tk.ops
 	for i := sort.Search(ops.n, func(i int) bool { return int(ops.at(i).after) >= after }); i < ops.n && int(ops.at(i).after) == after; i++ {
-		done = max(done, tl.issue(*ops.at(i), t))
+		f(ops.at(i))
 	}
+}
+
+// opsAt issues the task's ops that come after `after` warps, at t; it
+// returns when the last is done.
+func (tl *timeline) opsAt(tk *task, after int, t float64) float64 {
+	done := t
+	tl.eachOpAt(tk, after, func(op *memOp) { done = max(done, tl.issue(*op, t)) })
 	return done
 }
 
@@ -371,7 +421,7 @@ func (tl *timeline) run(tk *task, core int, t float64, revisit []shadeWarp, warp
 		// rates; the lists' bytes go through L2 as it writes them.
 		d := math.Max(float64(tk.prims)/tl.g.Tiling.TilerPrimitivesPerCycle, float64(tk.refs)/tl.g.Tiling.TilerEntriesPerCycle)
 		end := tl.tiler.take(t, d)
-		end = max(end, tl.opsAt(tk, 0, t))
+		end = max(end, tl.opsAt(tk, 0, t), tl.assemble(tk, t))
 		tl.e.At(end, done)
 		return
 	}
@@ -382,6 +432,11 @@ func (tl *timeline) run(tk *task, core int, t float64, revisit []shadeWarp, warp
 	warps := append(revisit, tk.warps...)
 	left := len(warps)
 	end := start
+	if tk.kind == taskScreen {
+		// Immediate mode: primitive assembly feeds the rasterisers as
+		// they go; the screen is not done before it is.
+		end = max(end, tl.assemble(tk, t))
+	}
 	finish := func(at float64) {
 		end = max(end, at)
 		left--
@@ -417,7 +472,7 @@ func (tl *timeline) run(tk *task, core int, t float64, revisit []shadeWarp, warp
 		if tk.kind == taskVertex && k >= 0 {
 			// A vertex warp's attribute fetch happens when it gets a
 			// core, and the warp waits for it.
-			rw.Launch = func(t float64) float64 { return tl.opsAt(tk, k, t) }
+			rw.Launch = func(t float64) float64 { return tl.fetchVertices(tk, k, t) }
 		}
 		frags, late, bc := sw.frags, sw.zsLate, c
 		if (frags > 0 || late > 0) && bc >= 0 {
@@ -745,6 +800,7 @@ func (r *Renderer) timeFrame(fr *frameRun, tasks []*task) (*frameTiming, error) 
 		ft.zsBusy += tl.zs[c].busy
 	}
 	ft.tilerBusy = tl.tiler.busy
+	ft.vfetchBusy, ft.vfetchWait, ft.primsBusy = tl.vfetch.busy, tl.vfetchWait, tl.prims.busy
 	ft.rasterStall = tl.rasterStall
 	ft.gmemBusy = tl.gmem.busy
 	for _, k := range tl.kernels {

@@ -504,6 +504,8 @@ func writeRenderText(out io.Writer, g *arch.GPU, rep renderReport) error {
 			fmt.Fprintf(w, "  shader cores\tissue %s, occupancy %s; stalled on memory %s, texture %s, no warp %s\n",
 				formatPct(e.Value("issue_utilization_pct")), formatPct(e.Value("occupancy_avg_pct")), formatPct(e.Value("stall_memory_pct")),
 				formatPct(e.Value("stall_texture_pct")), formatPct(e.Value("stall_no_warp_pct")))
+			fmt.Fprintf(w, "  geometry\tbusy cycles: vertex fetch %.0f (warps waited %.0f warp-cycles), primitive assembly %.0f\n",
+				st.VertexFetchBusyCycles, st.VertexFetchWaitCycles, st.AssemblyBusyCycles)
 			fmt.Fprintf(w, "  fixed function\tbusy cycles: rasteriser %.0f (stalled %.0f on a full queue), ZS %.0f, blender %.0f (finished warps waited %.0f warp-cycles), tiler %.0f\n",
 				st.RasterBusyCycles, st.RasterStallCycles, st.ZSBusyCycles, st.BlendBusyCycles, st.BlendWaitCycles, st.TilerBusyCycles)
 		}
