@@ -61,8 +61,16 @@ type launch struct {
 }
 
 // bind prepares k with argument specs (the `pocketgpu run --arg` language)
-// over a 1-D NDRange.
+// over a 1-D NDRange. A work-group over the kernel's
+// CL_KERNEL_WORK_GROUP_SIZE on this GPU (its registers leave too few warp
+// slots) is halved until it fits, as an OpenCL host that asks the driver
+// does: the grid stays the same.
 func (c *ctx) bind(k *device.Kernel, global, local int, specs ...string) (*launch, error) {
+	if most, _ := k.MaxWorkgroupSize(c.g, 0); most > 0 {
+		for local > most && local%2 == 0 {
+			local /= 2
+		}
+	}
 	l := &launch{c: c, k: k, nd: device.NDRange{Dims: 1, Global: [3]int{global, 1, 1}, Local: [3]int{local, 1, 1}}, global: global}
 	data := make([][]byte, len(specs))
 	for i, s := range specs {

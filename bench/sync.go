@@ -239,7 +239,7 @@ var registerCounts = []int{4, 8, 12, 16, 24, 32, 40, 48, 64, 96, 128}
 var registerOccupancy = &Test{
 	Name:   "occupancy",
 	Title:  "Resident threads per core by registers per thread",
-	Doc:    "The residency the GPU's rules give a kernel of 4 to 128 32-bit registers per thread (work-groups of 64, no local memory): threads per core. These are the rules the dispatcher applies to every timed kernel.",
+	Doc:    "The residency the GPU's rules give a kernel of 4 to 128 32-bit registers per thread (no work-group size fixed, so the widest warp the registers allow; no local memory): threads per core, as `pocketgpu occupancy` reports them. These are the rules the dispatcher applies to every timed kernel.",
 	Points: func(*arch.GPU, Options) int { return 1 },
 }
 
@@ -251,7 +251,10 @@ func init() {
 			if regs > g.MaxRegistersPerThread {
 				break
 			}
-			o, err := g.Occupancy(arch.OccupancyQuery{Regs: regs, WorkgroupSize: min(64, g.MaxWorkgroupSize)})
+			// No work-group size: a work-group of 64 would force wave64
+			// on an Adreno that runs wave128 (1024 threads per uSPTP
+			// where the rules give 2048).
+			o, err := g.Occupancy(arch.OccupancyQuery{Regs: regs})
 			if err != nil {
 				continue
 			}

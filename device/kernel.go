@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/pocketgpu/pocketgpu/arch"
 	"github.com/pocketgpu/pocketgpu/emu"
 	"github.com/pocketgpu/pocketgpu/ir"
 	"github.com/pocketgpu/pocketgpu/spirv"
@@ -76,6 +77,22 @@ func (k *Kernel) PrivateBytes() int { return k.prog.PrivateBytes }
 // reqd_work_group_size, a Vulkan LocalSize or WorkgroupSize), if it does.
 func (k *Kernel) RequiredLocalSize() (size [3]int, fixed bool) {
 	return k.prog.LocalSize, k.prog.LocalSizeFixed
+}
+
+// MaxWorkgroupSize is the largest work-group of k that the occupancy rules
+// of g let run with localArgs bytes of __local arguments (what an OpenCL
+// driver reports as CL_KERNEL_WORK_GROUP_SIZE: a kernel with many
+// registers or much local memory gets less than the device's maximum),
+// and the warp width it runs at (the preferred multiple). Zero: none fits.
+func (k *Kernel) MaxWorkgroupSize(g *arch.GPU, localArgs int) (size, multiple int) {
+	regs := min(k.Regs, g.MaxRegistersPerThread)
+	for size := g.MaxWorkgroupSize; size >= 1; size-- {
+		occ, err := g.Occupancy(arch.OccupancyQuery{Regs: regs, LocalBytes: k.LocalBytes() + localArgs, WorkgroupSize: size})
+		if err == nil {
+			return min(size, max(occ.ResidentThreadsPerCore, occ.WarpWidth)), occ.WarpWidth
+		}
+	}
+	return 0, g.WarpSizes[0]
 }
 
 // ParamKind is what a parameter takes.

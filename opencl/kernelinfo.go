@@ -3,7 +3,6 @@ package opencl
 import (
 	"strings"
 
-	"github.com/pocketgpu/pocketgpu/arch"
 	"github.com/pocketgpu/pocketgpu/device"
 	"github.com/pocketgpu/pocketgpu/kernel"
 )
@@ -48,15 +47,7 @@ func (k *Kernel) WorkGroup(d *Device) (WorkGroupInfo, error) {
 	// use (programs such as pyopencl's scan size their work-groups by it):
 	// a kernel with many registers or much local memory gets less than
 	// the device's maximum.
-	info.Size, info.Multiple = 0, g.WarpSizes[0]
-	for size := g.MaxWorkgroupSize; size >= 1; size-- {
-		occ, err := g.Occupancy(arch.OccupancyQuery{Regs: min(dk.Regs, g.MaxRegistersPerThread), LocalBytes: info.LocalBytes, WorkgroupSize: size})
-		if err == nil {
-			info.Size = min(size, max(occ.ResidentThreadsPerCore, occ.WarpWidth))
-			info.Multiple = occ.WarpWidth
-			break
-		}
-	}
+	info.Size, info.Multiple = dk.MaxWorkgroupSize(g, k.localArgBytes())
 	info.Compile = k.reqdSize(d, dk)
 	return info, nil
 }
