@@ -1,10 +1,14 @@
 package ir
 
-import "strings"
+import (
+	"math"
+	"strings"
+)
 
 // Registers estimates the 32-bit registers a thread needs: the most slots
 // live at once, counting 64-bit values twice, after a liveness analysis over
-// the blocks. Constants and arguments are not counted (GPUs keep them in
+// the blocks; the 8- and 16-bit lanes of a vector pack into 32-bit
+// registers. Constants and arguments are not counted (GPUs keep them in
 // uniform or constant registers). It is an estimate of what a vendor
 // compiler would allocate, not a register allocation.
 func (p *Program) Registers() int {
@@ -140,11 +144,11 @@ func (p *Program) Registers() int {
 	}
 	best := 0
 	count := func(s set) int {
-		t := 0
+		t := 0.0
 		for x := range s {
 			t += width[x]
 		}
-		return t
+		return int(math.Ceil(t - 1e-9))
 	}
 	for i := range p.Blocks {
 		b := &p.Blocks[i]
@@ -228,29 +232,93 @@ func (p *Program) unwritten() []bool {
 
 // slotWidths gives each slot's size in 32-bit registers, from the
 // operations that write it (64-bit types and addresses take two).
-func (p *Program) slotWidths() []int {
-	w := make([]int, p.Regs)
+func (p *Program) slotWidths() []float64 {
+	w := make([]float64, p.Regs)
 	for i := range w {
-		w[i] = 1
+		w[i] = -1 // not known yet
 	}
-	mark := func(s int32, n int, wide bool) {
-		if !wide || s < 0 {
-			return
-		}
-		for j := 0; j < n && int(s)+j < len(w); j++ {
-			w[int(s)+j] = 2
+	mark := func(s int32, n int, width float64) {
+		for j := 0; j < n && s >= 0 && int(s)+j < len(w); j++ {
+			w[int(s)+j] = max(w[int(s)+j], width)
 		}
 	}
 	for i := range p.Code {
 		in := &p.Code[i]
-		wide := in.Op.isAddr() || in.Op == OpLoadGlobal64 || in.Op == OpLoadLocal64 || in.Op == OpLoadPrivate64
-		if in.Op >= opFirstGenerated {
-			name := in.Op.String()
-			wide = strings.HasSuffix(name, "64") && !strings.Contains(name, "Equal") && !strings.Contains(name, "Than") && !strings.HasPrefix(name, "Is")
+		if in.Dst < 0 {
+			continue
 		}
-		mark(in.Dst, int(in.N), wide)
+		width := 1.0
+		switch {
+		case in.Op.isAddr() || in.Op == OpLoadGlobal64 || in.Op == OpLoadLocal64 || in.Op == OpLoadPrivate64:
+			width = 2
+		case in.Op >= opFirstGenerated:
+			// Results of 8 and 16 bits pack into 32-bit registers when
+			// they are a vector's lanes (uchar4 in one, half2 in one), as
+			// the vendors' compilers pack them; a scalar takes a whole
+			// register.
+			switch bits := in.Op.resultBits(); {
+			case bits == 64:
+				width = 2
+			case bits > 0 && bits < 32 && in.N > 1:
+				width = math.Ceil(float64(int(in.N)*bits)/32) / float64(in.N)
+			}
+		}
+		mark(in.Dst, int(in.N), width)
+	}
+	// Phi copies give their destinations their sources' widths (a loop's
+	// accumulators are phi destinations).
+	for changed := true; changed; {
+		changed = false
+		for i := range p.Blocks {
+			for _, e := range p.Blocks[i].Succs {
+				for _, m := range e.Moves {
+					for j := int32(0); j < int32(m.N); j++ {
+						src, dst := m.Src+j, m.Dst+j
+						if int(src) < len(w) && int(dst) < len(w) && w[src] > w[dst] {
+							w[dst], changed = w[src], true
+						}
+					}
+				}
+			}
+		}
+	}
+	for i := range w {
+		if w[i] < 0 {
+			w[i] = 1
+		}
 	}
 	return w
+}
+
+// resultBits is the width of a generated operation's result lanes: 0 for
+// a comparison or test (a boolean), else 8, 16, 32 or 64.
+func (o Op) resultBits() int {
+	name := o.String()
+	if strings.Contains(name, "Equal") || strings.Contains(name, "Than") || strings.HasPrefix(name, "Is") {
+		return 0
+	}
+	t := name
+	if rest, ok := strings.CutPrefix(name, "Cvt"); ok {
+		// CvtDstSrc: the destination's type (a letter, its bits) first.
+		i := 1
+		for i < len(rest) && rest[i] >= '0' && rest[i] <= '9' {
+			i++
+		}
+		t = rest[:i]
+	}
+	end := len(t)
+	for end > 0 && t[end-1] >= '0' && t[end-1] <= '9' {
+		end--
+	}
+	switch t[end:] {
+	case "8":
+		return 8
+	case "16":
+		return 16
+	case "64":
+		return 64
+	}
+	return 32
 }
 
 func (o Op) isAddr() bool { return o == OpAddrImm || o == OpAddrIdx32 || o == OpAddrIdx64 }

@@ -25,3 +25,15 @@ func TestRegistersIgnoreUndefinedLanes(t *testing.T) {
 		t.Errorf("Registers() = %d; the never-written lanes 17..23 are counted", got)
 	}
 }
+
+func TestResultBits(t *testing.T) {
+	for _, c := range []struct {
+		op   Op
+		bits int
+	}{{OpFAddF16, 16}, {OpFAddF32, 32}, {OpFAddF64, 64}, {OpIAddU8, 8}, {OpIAddU16, 16},
+		{OpCvtF32U8, 32}, {OpCvtU8F32, 8}, {OpCvtF64F32, 64}, {OpCvtS16S64, 16}, {OpFOrdEqualF16, 0}} {
+		if got := c.op.resultBits(); got != c.bits {
+			t.Errorf("%v: %d bits, want %d", c.op, got, c.bits)
+		}
+	}
+}
