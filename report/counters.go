@@ -1,6 +1,9 @@
 package report
 
 import (
+	"html/template"
+	"strings"
+
 	"github.com/pocketgpu/pocketgpu/counters"
 )
 
@@ -11,9 +14,12 @@ type CounterGroup struct {
 	Rows  []CounterRow
 }
 
-// CounterRow is a counter with its value in each column.
+// CounterRow is a counter with its value in each column. Meaning is the
+// definition's text, `code` in backquotes; SameMeaning says it is the row
+// above's (the counters one placeholder definition makes).
 type CounterRow struct {
 	Name, Unit, Meaning string
+	SameMeaning         bool
 	Values              []string
 }
 
@@ -60,7 +66,29 @@ func CounterGroups(scope counters.Scope, sets []counters.Set, skip ...string) []
 			groups = append(groups, CounterGroup{Title: title})
 		}
 		g := &groups[len(groups)-1]
+		if n := len(g.Rows); n > 0 && g.Rows[n-1].Meaning == row.Meaning {
+			row.SameMeaning = true
+		}
 		g.Rows = append(g.Rows, row)
 	}
 	return groups
+}
+
+// docHTML sets a definition's text as HTML: escaped, with `code` in
+// backquotes as <code>.
+func docHTML(s string) template.HTML {
+	parts := strings.Split(s, "`")
+	var b strings.Builder
+	for i, p := range parts {
+		esc := template.HTMLEscapeString(p)
+		if i%2 == 1 && i < len(parts)-1 {
+			b.WriteString("<code>" + esc + "</code>")
+			continue
+		}
+		if i%2 == 1 {
+			b.WriteString("`") // an unpaired backquote stays as written
+		}
+		b.WriteString(esc)
+	}
+	return template.HTML(b.String()) //nolint:gosec // every piece escaped above
 }

@@ -95,6 +95,7 @@ var pageText string
 
 var pageTemplate = template.Must(template.New("page").Funcs(template.FuncMap{
 	"add": func(a, b int) int { return a + b },
+	"doc": docHTML,
 }).Parse(pageText))
 
 // Render writes the page's HTML.

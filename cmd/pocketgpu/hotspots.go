@@ -60,7 +60,7 @@ func writeHotspots(out io.Writer, gpu string, p *device.Profile, kernelPath stri
 
 // hotspotFiles lays out a profile with line information as its sources,
 // each line with its columns (blank where no instruction came from it);
-// instructions without a source line come last, in a file named "".
+// instructions without a source line come last.
 // Rows are shaded by their share of the hottest line's cycles.
 func hotspotFiles(p *device.Profile, kernelPath string) []report.HotFile {
 	total := p.Total.Cycles()
@@ -117,14 +117,15 @@ func hotspotFiles(p *device.Profile, kernelPath string) []report.HotFile {
 		}
 		files = append(files, hf)
 	}
-	if len(unplaced) > 0 {
-		hf := report.HotFile{Name: ""}
-		for _, i := range unplaced {
-			h := row(i)
-			h.Source = "(instructions without a source line)"
-			hf.Lines = append(hf.Lines, h)
-		}
-		files = append(files, hf)
+	// Instructions without a line end the last file's table.
+	if len(unplaced) > 0 && len(files) == 0 {
+		files = append(files, report.HotFile{})
+	}
+	for _, i := range unplaced {
+		h := row(i)
+		h.Source = "(instructions without a source line)"
+		last := &files[len(files)-1]
+		last.Lines = append(last.Lines, h)
 	}
 	return files
 }

@@ -118,7 +118,7 @@ func runSummary(runs []*gpuRun) []report.Row {
 	row("warp instructions", func(r *gpuRun) string { return fmt.Sprint(r.WarpInstructions) })
 	row("cycles", func(r *gpuRun) string { return fmt.Sprintf("%.0f", r.Cycles) })
 	row("time", func(r *gpuRun) string { return fmt.Sprintf("%.3f us at %g MHz", r.TimeNS/1000, r.ClockMHz) })
-	for _, name := range []string{"occupancy_avg_pct", "issue_utilization_pct", "alu_capacity_used_pct", "dram_bytes"} {
+	for _, name := range []string{"occupancy_avg_pct", "issue_utilization_pct", "alu_capacity_used_pct", "dram_read_bytes", "dram_write_bytes", "dram_utilization_pct"} {
 		row(name, func(r *gpuRun) string {
 			for _, it := range r.Counters {
 				if it.Name == name {
