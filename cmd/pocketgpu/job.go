@@ -41,6 +41,9 @@ type Job struct {
 	// html is the directory run --html writes its page to ("" none);
 	// command the command line, which the page shows.
 	html, command string
+	// spv, when set, is the module to run (Kernel then only names it):
+	// demo runs a kernel the binary carries.
+	spv []byte
 }
 
 // profiled says whether the run charges its cost to instructions: for

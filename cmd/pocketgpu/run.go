@@ -300,9 +300,12 @@ func runJob(ctx context.Context, stdout, stderr io.Writer, j *Job, asJSON bool) 
 		if _, done := spvFor[noFP64]; done {
 			continue
 		}
-		spv, err := kernel.Load(j.Kernel, kernel.Options{Defines: j.Defines, IncludeDirs: j.Includes, NoFP64: noFP64, Debug: j.profiled(), Warnings: stderr})
-		if err != nil {
-			return kernelLoadError(err)
+		spv := j.spv
+		if spv == nil {
+			var err error
+			if spv, err = kernel.Load(j.Kernel, kernel.Options{Defines: j.Defines, IncludeDirs: j.Includes, NoFP64: noFP64, Debug: j.profiled(), Warnings: stderr}); err != nil {
+				return kernelLoadError(err)
+			}
 		}
 		spvFor[noFP64] = spv
 	}
