@@ -137,8 +137,8 @@ func demoRunReport(cmd *cobra.Command, out string, gpus []string) (string, error
 	j := &Job{
 		GPUs: gpus, Kernel: "bench/kernels/bandwidth.cl (bw_global, prebuilt)", Entry: "bw_global", spv: spv,
 		Global: []int{items}, Local: []int{64},
-		Args:   []string{fmt.Sprintf("buf:f32x4:%d=random", elems), fmt.Sprintf("buf:f32x4:%d", items), fmt.Sprintf("u32:%d", elems-1), "u32:4"},
-		quiet:  true, html: filepath.Join(out, "run"), command: commandLine(cmd.Context()),
+		Args:  []string{fmt.Sprintf("buf:f32x4:%d=random", elems), fmt.Sprintf("buf:f32x4:%d", items), fmt.Sprintf("u32:%d", elems-1), "u32:4"},
+		quiet: true, html: filepath.Join(out, "run"), command: commandLine(cmd.Context()),
 	}
 	if err := checkOutputDir("--out", j.html); err != nil {
 		return "", err
