@@ -2,7 +2,11 @@ package main
 
 import (
 	"bytes"
+	"encoding/base64"
 	"fmt"
+	"html/template"
+	"image"
+	"image/png"
 	"runtime/debug"
 
 	"github.com/pocketgpu/pocketgpu/arch"
@@ -215,4 +219,60 @@ func reportVersion() string {
 		}
 	}
 	return v
+}
+
+// render --html: the frames as one page, a column per frame.
+
+// frameFigures are a frame's image and its cycles heatmap as PNG data
+// URIs.
+func frameFigures(frame int, img, heat image.Image) ([]report.Figure, error) {
+	var out []report.Figure
+	for _, f := range []struct {
+		title string
+		img   image.Image
+	}{{fmt.Sprintf("frame %d", frame), img}, {fmt.Sprintf("frame %d: engine cycles per tile", frame), heat}} {
+		var b bytes.Buffer
+		if err := png.Encode(&b, f.img); err != nil {
+			return nil, fmt.Errorf("--html: %w", err)
+		}
+		out = append(out, report.Figure{Title: f.title, Alt: f.title, Src: template.URL("data:image/png;base64," + base64.StdEncoding.EncodeToString(b.Bytes()))}) //nolint:gosec // our own PNG
+	}
+	return out, nil
+}
+
+// writeRenderReport writes the frames' page to dir/index.html.
+func writeRenderReport(dir, command string, rep renderReport) (string, error) {
+	page := &report.Page{
+		Title:   fmt.Sprintf("pocketgpu render: %s on %s", rep.Scene, rep.GPU),
+		Intro:   "A scene rendered on a simulated GPU: each frame with its engine cycles per tile, and every counter of the frame and of the timing engine that ran its shaders.",
+		Command: command,
+		Figures: rep.figures,
+		Footer:  "Written by pocketgpu " + reportVersion() + ". Self-contained: this file needs nothing beside it.",
+	}
+	var frames, engine []counters.Set
+	for _, f := range rep.Frames {
+		page.Columns = append(page.Columns, fmt.Sprintf("frame %d", f.Frame))
+		frames = append(frames, f.Counters)
+		engine = append(engine, f.Engine)
+	}
+	same := func(label, v string) report.Row {
+		r := report.Row{Label: label}
+		for range rep.Frames {
+			r.Values = append(r.Values, v)
+		}
+		return r
+	}
+	page.Summary = []report.Row{
+		same("GPU", rep.GPU), same("scene", rep.Scene), same("size", fmt.Sprintf("%dx%d", rep.Width, rep.Height)),
+		same("mode", rep.Mode), same("colour layout", rep.Layout), same("clock", fmt.Sprintf("%g MHz", rep.Clock)),
+	}
+	if rep.Partial != "" {
+		page.Summary = append(page.Summary, same("status", "PARTIAL: "+rep.Partial))
+	}
+	page.Counters = report.CounterGroups(counters.Frame, frames)
+	for _, g := range report.CounterGroups(counters.Kernel, engine) {
+		g.Title = "Timing engine: " + g.Title
+		page.Counters = append(page.Counters, g)
+	}
+	return report.Write(dir, page)
 }

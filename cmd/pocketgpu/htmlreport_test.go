@@ -97,3 +97,30 @@ func TestRunHTMLBadInput(t *testing.T) {
 		})
 	}
 }
+
+// render --html writes a page with each frame and its heatmap inline and
+// the frame's and the engine's counters, a column per frame.
+func TestRenderHTMLReport(t *testing.T) {
+	dir := t.TempDir()
+	page := filepath.Join(dir, "page")
+	code, out, errOut := runCLI(t, "render", "--gpu", "adreno-640", "cube", "--width", "64", "--height", "32", "--frames", "2", "--out", filepath.Join(dir, "out"), "--html", page)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(out, "report: "+filepath.Join(page, "index.html")) {
+		t.Errorf("render does not say where the report is:\n%s", out)
+	}
+	b, err := os.ReadFile(filepath.Join(page, "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	html := string(b)
+	if n := strings.Count(html, `src="data:image/png;base64,`); n != 4 {
+		t.Errorf("%d images inline, want a frame and a heatmap for each of 2 frames", n)
+	}
+	for _, want := range []string{"<th>frame 0</th><th>frame 1</th>", `<td class="name">interval_cycles</td>`, "Timing engine: "} {
+		if !strings.Contains(html, want) {
+			t.Errorf("the page lacks %q", want)
+		}
+	}
+}
