@@ -11,8 +11,6 @@ import (
 
 	"github.com/pocketgpu/pocketgpu/arch"
 	"github.com/pocketgpu/pocketgpu/counters"
-	"github.com/pocketgpu/pocketgpu/device"
-	"github.com/pocketgpu/pocketgpu/isa"
 	"github.com/pocketgpu/pocketgpu/report"
 	"github.com/pocketgpu/pocketgpu/roofline"
 )
@@ -175,34 +173,15 @@ func timelineChart(r *gpuRun) (report.Chart, error) {
 	return report.Chart{Title: r.GPU, SVG: svg, Key: key}, nil
 }
 
-// staticAnalysis is `pocketgpu analyze`'s text for the kernel the runs
-// ran, with a note; a kernel the analysis cannot lower gets the reason as
-// the note and no text.
+// staticAnalysis is `pocketgpu analyze`'s text for the module the runs
+// ran, with a note; when the analysis fails the note says why.
 func staticAnalysis(rr *runReport) (string, string) {
 	j := rr.job
-	var reports []*isa.Report
-	var points []roofline.Point
-	for _, g := range rr.gpus[:len(rr.runs)] {
-		dev := device.Open(g)
-		k, err := dev.Load(rr.spvFor[!g.HasFP64()], j.Entry, device.LoadOptions{Spec: j.Spec})
-		if err != nil {
-			return "", "The static analysis failed: " + err.Error()
-		}
-		r, err := dev.Analyze(k, j.WarpWidth)
-		if err != nil {
-			return "", "The static analysis failed: " + err.Error()
-		}
-		reports = append(reports, r)
-		points = append(points, predictRoofline(g, r))
+	text, err := analyzeText(rr.gpus[:len(rr.runs)], rr.spvFor, j.Entry, j.Spec, j.WarpWidth)
+	if err != nil {
+		return "", "The static analysis failed: " + err.Error()
 	}
-	var b bytes.Buffer
-	if err := writeAnalyzeText(&b, reports); err != nil {
-		return "", err.Error()
-	}
-	if err := writeAnalyzeRoofline(&b, rr.gpus[:len(rr.runs)], reports, points); err != nil {
-		return "", err.Error()
-	}
-	return b.String(), "What `pocketgpu analyze` predicts for the same kernel without running it: registers, occupancy, and each pipe's cycles per warp along the shortest and longest paths."
+	return text, "What `pocketgpu analyze` predicts for the same module without running it: registers, occupancy, and each pipe's cycles per warp along the shortest and longest paths."
 }
 
 // reportVersion names the build in a report's footer: the module version
