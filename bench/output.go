@@ -256,6 +256,13 @@ type IndexPage struct {
 	Results []*Result
 	// Validation, when set, is shown as a table at the top.
 	Validation *Validation
+	// Links are other pages to point to at the top (a run's report).
+	Links []Link
+}
+
+// Link is a page the index points to, with a line on what it shows.
+type Link struct {
+	Title, Href, Doc string
 }
 
 type indexSection struct {
@@ -317,7 +324,8 @@ td.n { text-align: right; } .bad { color: #b00; }
 <h1>{{.Title}}</h1>
 <p>{{.Intro}}</p>
 {{if .Command}}<pre>{{.Command}}</pre>{{end}}
-<p>GPUs: {{range $i, $g := .GPUs}}{{if $i}}, {{end}}<code>{{$g}}</code>{{end}}</p>
+{{range .Links}}<p><a href="{{.Href}}"><b>{{.Title}}</b></a> — {{.Doc}}</p>
+{{end}}<p>GPUs: {{range $i, $g := .GPUs}}{{if $i}}, {{end}}<code>{{$g}}</code>{{end}}</p>
 <ul>{{range .Sections}}<li><a href="#{{.Test}}">{{.Title}}</a></li>{{end}}{{if .Validation}}<li><a href="#validation">Published figures</a></li>{{end}}</ul>
 {{range .Sections}}
 <h2 id="{{.Test}}">{{.Title}}</h2>

@@ -116,6 +116,9 @@ type Options struct {
 	// Profile has Time charge the run's cycles and memory work to the
 	// kernel's instructions and source lines (TimedResult.Profile).
 	Profile bool
+	// Timeline has Time sample occupancy and pipe use over the run
+	// (TimedResult.Timeline).
+	Timeline bool
 }
 
 // Progress is how far a run has got.

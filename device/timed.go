@@ -43,7 +43,13 @@ type TimedResult struct {
 	// Profile is the cost per instruction and source line, with
 	// Options.Profile.
 	Profile *Profile
+	// Timeline is occupancy and pipe use over time, with
+	// Options.Timeline.
+	Timeline *Timeline
 }
+
+// Timeline is a timed run's occupancy and pipe use per interval.
+type Timeline = timing.Timeline
 
 // Time runs a kernel under the timing model: the same results as Dispatch,
 // plus cycles and counters. Memory counters cover this dispatch only.
@@ -67,17 +73,20 @@ func (d *Device) Time(k *Kernel, nd NDRange, args []Arg, opt Options) (*TimedRes
 	if opt.Profile {
 		eng.EnableProfile()
 	}
+	if opt.Timeline {
+		eng.EnableTimeline(0)
+	}
 	tr, err := eng.Run()
 	res := plan.result()
 	res.Seconds = time.Since(start).Seconds()
 	if errors.Is(err, ErrStopped) && tr != nil {
 		res.Partial = true
-		return &TimedResult{Result: *res, Timing: timingOf(tr), Profile: profileFrom(eng)}, err
+		return &TimedResult{Result: *res, Timing: timingOf(tr), Profile: profileFrom(eng), Timeline: eng.Timeline()}, err
 	}
 	if err != nil {
 		return nil, err
 	}
-	return &TimedResult{Result: *res, Timing: timingOf(tr), Profile: profileFrom(eng)}, nil
+	return &TimedResult{Result: *res, Timing: timingOf(tr), Profile: profileFrom(eng), Timeline: eng.Timeline()}, nil
 }
 
 // profileFrom is the engine's profile of its one kernel, or nil.

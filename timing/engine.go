@@ -165,6 +165,7 @@ type Engine struct {
 	req     mem.Request
 	fetch   *fetcher
 	prof    *profiler // nil unless EnableProfile (profile.go)
+	samp    *sampler  // nil unless EnableTimeline (timeline.go)
 }
 
 // New prepares a timed run of one compute dispatch.
@@ -240,6 +241,9 @@ func (e *Engine) Run() (*Result, error) {
 		// is not, it trades places with the earliest in one sift.
 		e.current = en
 		en.rearmed = false
+		if e.samp != nil {
+			e.samp.at(e, en.time)
+		}
 		e.step(en)
 		if poll--; poll == 0 {
 			poll = checkpointSteps

@@ -19,6 +19,9 @@ type Result struct {
 func (r *Result) Names() []string { return r.Counters.Names() }
 
 func (e *Engine) result(cycles float64) *Result {
+	if e.samp != nil {
+		e.samp.finish(e, cycles)
+	}
 	g := e.g
 	r := &Result{Cycles: cycles, TimeNS: cycles / g.ClockMHz * 1000}
 	ec, pcDefs := engineCounters, engineCoreCounters

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -152,6 +153,34 @@ func runAnalyze(out, stderr io.Writer, path string, o *analyzeOpts) error {
 		return err
 	}
 	return writeAnalyzeRoofline(out, gpus, reports, points)
+}
+
+// analyzeText is analyze's text report of a module on the GPUs (spvFor:
+// the module by whether the GPU lacks fp64), for run --html.
+func analyzeText(gpus []*arch.GPU, spvFor map[bool][]byte, entry string, spec map[uint32]string, warpWidth int) (string, error) {
+	var reports []*isa.Report
+	var points []roofline.Point
+	for _, g := range gpus {
+		dev := device.Open(g)
+		k, err := dev.Load(spvFor[!g.HasFP64()], entry, device.LoadOptions{Spec: spec})
+		if err != nil {
+			return "", err
+		}
+		r, err := dev.Analyze(k, warpWidth)
+		if err != nil {
+			return "", err
+		}
+		reports = append(reports, r)
+		points = append(points, predictRoofline(g, r))
+	}
+	var b bytes.Buffer
+	if err := writeAnalyzeText(&b, reports); err != nil {
+		return "", err
+	}
+	if err := writeAnalyzeRoofline(&b, gpus, reports, points); err != nil {
+		return "", err
+	}
+	return b.String(), nil
 }
 
 // predictRoofline places the kernel on g's roofline from the report alone:

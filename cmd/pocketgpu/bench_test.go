@@ -159,9 +159,21 @@ func TestDemoOneGPU(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{`<img src="latency-global.png"`, `<img src="common-store.png"`, "Published figures against the simulator"} {
+	for _, want := range []string{`<img src="latency-global.png"`, `<img src="common-store.png"`, "Published figures against the simulator", `<a href="run/index.html">`} {
 		if !strings.Contains(string(html), want) {
 			t.Errorf("index.html lacks %q", want)
+		}
+	}
+	if !strings.Contains(out, "the run's report: "+filepath.ToSlash(filepath.Join(dir, "run", "index.html"))) {
+		t.Errorf("demo does not name the run's report:\n%s", out)
+	}
+	run, err := os.ReadFile(filepath.Join(dir, "run", "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"<th>powervr-gx6250</th>", `id="timeline"`, `id="roofline"`, `id="hotspots"`, "bw_global"} {
+		if !strings.Contains(string(run), want) {
+			t.Errorf("the run's report lacks %q", want)
 		}
 	}
 	for _, f := range []string{"latency-global.png", "latency-global.svg", "rates.png", "bandwidth-global.png", "results.csv"} {

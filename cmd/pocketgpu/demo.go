@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -32,7 +33,9 @@ func newDemoCmd() *cobra.Command {
 Adreno 640 and the PowerVR GX6250 (one GPU of each family the seed documents
 measure), compares the results with the figures those documents publish, and
 writes the charts (PNG and SVG), results.csv, results.json and index.html to
-DIR (default pocketgpu-demo). It prints the comparison.`,
+DIR (default pocketgpu-demo). It also runs the global-bandwidth kernel on
+the same GPUs and writes its report page (run --html) to DIR/run/index.html,
+which the index links. It prints the comparison.`,
 		Example: `  pocketgpu demo
   pocketgpu demo --out /tmp/demo --gpu mali-g52 --gpu adreno-615`,
 		Args: cobra.NoArgs,
@@ -84,6 +87,10 @@ DIR (default pocketgpu-demo). It prints the comparison.`,
 					return err
 				}
 			}
+			report, err := demoRunReport(cmd, out, gpus)
+			if err != nil {
+				return err
+			}
 			index, err := bench.WriteIndex(out, bench.IndexPage{
 				Title:      "pocketgpu microbenchmarks",
 				Intro:      "The team's microbenchmarks (pointer chases, bandwidth, instruction rates, atomics, occupancy) run on simulated GPUs, with short sweeps, and the figures the seed documents publish for these GPUs against the simulator.",
@@ -91,6 +98,8 @@ DIR (default pocketgpu-demo). It prints the comparison.`,
 				GPUs:       gpus,
 				Results:    results,
 				Validation: v,
+				Links: []bench.Link{{Title: "A kernel run, reported", Href: "run/index.html",
+					Doc: "the suite's global-bandwidth kernel run on these GPUs side by side: occupancy and pipes over time, the roofline, its costliest instructions, the static analysis and every counter (what run --html writes)"}},
 			})
 			if err != nil {
 				return err
@@ -103,7 +112,7 @@ DIR (default pocketgpu-demo). It prints the comparison.`,
 				}
 				fmt.Fprintln(w)
 			}
-			fmt.Fprintf(w, "wrote %d files to %s; open %s\n", len(files)+1, out, filepath.ToSlash(index))
+			fmt.Fprintf(w, "wrote %d files to %s; open %s (the run's report: %s)\n", len(files)+2, out, filepath.ToSlash(index), filepath.ToSlash(report))
 			return nil
 		},
 	}
@@ -114,4 +123,28 @@ DIR (default pocketgpu-demo). It prints the comparison.`,
 	f.IntVar(&workers, "jobs", runtime.GOMAXPROCS(0), "tests to run at once (each on its own simulated device)")
 	nameArgs(cmd, "gpu", "GPU", "out", "DIR", "jobs", "N")
 	return cmd
+}
+
+// demoRunReport runs the suite's global-bandwidth kernel (a stream of
+// float4 loads through the caches to DRAM) on the GPUs, from the SPIR-V
+// the binary carries, and writes its report to out/run.
+func demoRunReport(cmd *cobra.Command, out string, gpus []string) (string, error) {
+	spv, err := bench.SPIRV("bandwidth")
+	if err != nil {
+		return "", err
+	}
+	const items, elems = 16384, 1 << 16 // 1 MiB of float4, past every GPU's L2
+	j := &Job{
+		GPUs: gpus, Kernel: "bench/kernels/bandwidth.cl (bw_global, prebuilt)", Entry: "bw_global", spv: spv,
+		Global: []int{items}, Local: []int{64},
+		Args:  []string{fmt.Sprintf("buf:f32x4:%d=random", elems), fmt.Sprintf("buf:f32x4:%d", items), fmt.Sprintf("u32:%d", elems-1), "u32:4"},
+		quiet: true, html: filepath.Join(out, "run"), command: commandLine(cmd.Context()),
+	}
+	if err := checkOutputDir("--out", j.html); err != nil {
+		return "", err
+	}
+	if err := runJob(cmd.Context(), io.Discard, cmd.ErrOrStderr(), j, false); err != nil {
+		return "", fmt.Errorf("demo's kernel run: %w", err)
+	}
+	return filepath.Join(j.html, "index.html"), nil
 }

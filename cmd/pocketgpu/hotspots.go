@@ -3,11 +3,13 @@ package main
 import (
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/pocketgpu/pocketgpu/device"
+	"github.com/pocketgpu/pocketgpu/report"
 )
 
 // hotspotsJSON is run --json's "hotspots" section: the profile (totals and
@@ -43,15 +45,43 @@ func writeHotspots(out io.Writer, gpu string, p *device.Profile, kernelPath stri
 		writeInstructionHotspots(w, p, total)
 		return
 	}
+	for _, f := range hotspotFiles(p, kernelPath) {
+		if f.Name != "" {
+			fmt.Fprintf(w, "\n%s%s\n", hotspotHeader, f.Name)
+		}
+		if f.Note != "" {
+			fmt.Fprintf(w, "  (%s)\n", f.Note)
+		}
+		for _, h := range f.Lines {
+			fmt.Fprintf(w, "%s%s\n", fmt.Sprintf(rowFormat, h.Rank, h.Line, h.Cycles, h.Issue, h.Stall, h.Lanes, h.Requests, h.Misses), h.Source)
+		}
+	}
+}
+
+// hotspotFiles lays out a profile with line information as its sources,
+// each line with its columns (blank where no instruction came from it);
+// instructions without a source line come last.
+// Rows are shaded by their share of the hottest line's cycles.
+func hotspotFiles(p *device.Profile, kernelPath string) []report.HotFile {
+	total := p.Total.Cycles()
 	lines := p.Lines()
 	rank := map[int]int{}
+	var top float64
 	for r, i := range device.Hottest(lines)[:min(hotMarks, len(lines))] {
 		if lines[i].Cycles() > 0 {
 			rank[i] = r + 1
+			top = max(top, lines[i].Cycles())
 		}
 	}
+	row := func(i int) report.HotLine {
+		h := hotspotCols(lines[i].Line, &lines[i].Cost, total, p.Total.IssueCycles, rank[i])
+		if top > 0 {
+			h.Heat = int(math.Ceil(9 * lines[i].Cycles() / top))
+		}
+		return h
+	}
 	byFile := map[string]map[int]int{} // file -> line -> index in lines
-	var files []string
+	var names []string
 	var unplaced []int
 	for i, l := range lines {
 		if l.Line == 0 {
@@ -60,59 +90,75 @@ func writeHotspots(out io.Writer, gpu string, p *device.Profile, kernelPath stri
 		}
 		if byFile[l.File] == nil {
 			byFile[l.File] = map[int]int{}
-			files = append(files, l.File)
+			names = append(names, l.File)
 		}
 		byFile[l.File][l.Line] = i
 	}
-	for _, f := range files {
+	var files []report.HotFile
+	for _, f := range names {
+		hf := report.HotFile{Name: f}
 		text, found := readSource(f, kernelPath)
-		fmt.Fprintf(w, "\n%s%s\n", hotspotHeader, f)
 		if !found {
-			fmt.Fprintf(w, "  (source %s not found: lines without their text)\n", f)
+			hf.Note = fmt.Sprintf("source %s not found: lines without their text", f)
 			for _, i := range sortedLineIndices(byFile[f], lines) {
-				fmt.Fprintf(w, "%s\n", hotspotRow(lines[i].Line, &lines[i].Cost, total, p.Total.IssueCycles, rank[i], width))
+				hf.Lines = append(hf.Lines, row(i))
 			}
+			files = append(files, hf)
 			continue
 		}
 		for n, src := range text {
 			line := n + 1
-			i, ok := byFile[f][line]
-			if !ok {
-				fmt.Fprintf(w, "%s%s\n", fmt.Sprintf(rowFormat, "", fmt.Sprint(line), "", "", "", "", "", ""), expandTabs(src))
-				continue
+			h := report.HotLine{Line: fmt.Sprint(line)}
+			if i, ok := byFile[f][line]; ok {
+				h = row(i)
 			}
-			fmt.Fprintf(w, "%s%s\n", hotspotRow(line, &lines[i].Cost, total, p.Total.IssueCycles, rank[i], width), expandTabs(src))
+			h.Source = expandTabs(src)
+			hf.Lines = append(hf.Lines, h)
 		}
+		files = append(files, hf)
+	}
+	// Instructions without a line end the last file's table.
+	if len(unplaced) > 0 && len(files) == 0 {
+		files = append(files, report.HotFile{})
 	}
 	for _, i := range unplaced {
-		fmt.Fprintf(w, "%s(instructions without a source line)\n", hotspotRow(0, &lines[i].Cost, total, p.Total.IssueCycles, rank[i], width))
+		h := row(i)
+		h.Source = "(instructions without a source line)"
+		last := &files[len(files)-1]
+		last.Lines = append(last.Lines, h)
 	}
+	return files
 }
 
 // hotspotRow formats one line's (or instruction's) columns; rank > 0 marks
 // one of the hottest.
 func hotspotRow(line int, c *device.Cost, total, issue float64, rank, width int) string {
-	mark := ""
+	h := hotspotCols(line, c, total, issue, rank)
+	return fmt.Sprintf(rowFormat, h.Rank, h.Line, h.Cycles, h.Issue, h.Stall, h.Lanes, h.Requests, h.Misses)
+}
+
+// hotspotCols are a line's columns as text, for the terminal and the HTML
+// report alike.
+func hotspotCols(line int, c *device.Cost, total, issue float64, rank int) report.HotLine {
+	h := report.HotLine{Line: "-", Stall: "-", Lanes: "-", Requests: "-", Misses: "-"}
 	if rank > 0 {
-		mark = fmt.Sprintf(">%d", rank)
+		h.Rank = fmt.Sprintf(">%d", rank)
 	}
-	lineCol := "-"
 	if line > 0 {
-		lineCol = fmt.Sprint(line)
+		h.Line = fmt.Sprint(line)
 	}
-	stall := "-"
 	if s := c.Stalls(); s > 0 {
-		stall = fmt.Sprintf("%s (%s)", formatNumber(s), c.TopStall())
+		h.Stall = fmt.Sprintf("%s (%s)", formatNumber(s), c.TopStall())
 	}
-	lanes, req, miss := "-", "-", "-"
 	if c.Execs > 0 {
-		lanes = formatNumber(float64(c.Threads) / float64(c.Execs))
+		h.Lanes = formatNumber(float64(c.Threads) / float64(c.Execs))
 	}
 	if c.Requests > 0 {
-		req = formatNumber(float64(c.Requests))
-		miss = formatNumber(float64(c.Misses()))
+		h.Requests = formatNumber(float64(c.Requests))
+		h.Misses = formatNumber(float64(c.Misses()))
 	}
-	return fmt.Sprintf(rowFormat, mark, lineCol, share(c.Cycles(), total), share(c.IssueCycles, issue), stall, lanes, req, miss)
+	h.Cycles, h.Issue = share(c.Cycles(), total), share(c.IssueCycles, issue)
+	return h
 }
 
 func share(v, total float64) string {

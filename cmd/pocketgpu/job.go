@@ -38,7 +38,17 @@ type Job struct {
 	// names the chart run --roofline writes ("" none).
 	hotspots bool
 	roofline string
+	// html is the directory run --html writes its page to ("" none);
+	// command the command line, which the page shows.
+	html, command string
+	// spv, when set, is the module to run (Kernel then only names it):
+	// demo runs a kernel the binary carries.
+	spv []byte
 }
+
+// profiled says whether the run charges its cost to instructions: for
+// --hotspots, and for the report's hotspots.
+func (j *Job) profiled() bool { return j.hotspots || j.html != "" }
 
 // stringList accepts one string or a list.
 type stringList []string

@@ -24,6 +24,7 @@ import (
 	"github.com/pocketgpu/pocketgpu/gfx/layout"
 	"github.com/pocketgpu/pocketgpu/gfx/scene"
 	"github.com/pocketgpu/pocketgpu/kernel"
+	"github.com/pocketgpu/pocketgpu/report"
 )
 
 func init() { subcommands = append(subcommands, newRenderCmd) }
@@ -42,6 +43,8 @@ type renderFlags struct {
 	depth, colorLoad, colorStore string
 	depthLoad                    string
 	storeDepth                   bool
+	// html is where --html writes the frames' report page ("" none).
+	html string
 }
 
 func newRenderCmd() *cobra.Command {
@@ -105,6 +108,7 @@ docs/counters.md. GPU is ` + gpuArgHelp + `.`,
 	f.StringVar(&rf.out, "out", "render-out", "directory for the frames, heatmaps and counters.json")
 	f.StringVar(&rf.layout, "layout", "", "colour-buffer layout in memory: u-interleaved or linear (default: the GPU's tiling.framebuffer_layout, u-interleaved on Mali)")
 	f.BoolVar(&rf.asJSON, "json", false, "print the counters as JSON")
+	f.StringVar(&rf.html, "html", "", "also write a self-contained report page to DIR/index.html: each frame, its cycles heatmap and counters, a column per frame")
 	f.StringVar(&rf.compute, "compute", "", "a job file (as `run` takes) whose kernel is submitted with the first frame and runs beside it")
 	f.StringVar(&rf.computePriority, "compute-priority", "low", "low: the compute goes to the low-priority queue (Adreno's LPAC) where the GPU has one; normal: the compute queue")
 	f.IntVar(&rf.msaa, "msaa", 1, "samples per pixel of the main pass: 1, 2 or 4")
@@ -263,6 +267,8 @@ type renderReport struct {
 	Partial string `json:"partial,omitempty"`
 
 	stats []gfx.FrameStats // the frames' figures for the text summary
+	// figures are the frames and heatmaps for --html.
+	figures []report.Figure
 }
 
 // renderFrame is one frame in the JSON: its counters (docs/counters.md,
@@ -308,6 +314,11 @@ func runRender(ctx context.Context, out, stderr io.Writer, sceneArg string, rf r
 	}
 	if err := checkOutputDir("--out", rf.out); err != nil {
 		return err
+	}
+	if rf.html != "" {
+		if err := checkOutputDir("--html", rf.html); err != nil {
+			return err
+		}
 	}
 	what := fmt.Sprintf("a %dx%d render", rf.width, rf.height)
 	if err := checkMemory(ctx, stderr, what, gfx.EstimateMemory(opt)); err != nil {
@@ -357,6 +368,13 @@ func runRender(ctx context.Context, out, stderr io.Writer, sceneArg string, rf r
 		}
 		rep.Frames = append(rep.Frames, renderFrame{Frame: f.Stats.Frame, Mode: f.Stats.Mode, Counters: f.Stats.Counters(), Passes: f.Stats.PassCycles, Engine: f.Stats.Engine})
 		rep.stats = append(rep.stats, f.Stats)
+		if rf.html != "" {
+			shown, err := frameFigures(f.Stats.Frame, files[0].img, files[2].img)
+			if err != nil {
+				return err
+			}
+			rep.figures = append(rep.figures, shown...)
+		}
 	}
 	bar.finish()
 	if len(rep.Frames) == 0 {
@@ -375,6 +393,12 @@ func runRender(ctx context.Context, out, stderr io.Writer, sceneArg string, rf r
 		return err
 	}
 	rep.Files = append(rep.Files, cp)
+	var page string
+	if rf.html != "" {
+		if page, err = writeRenderReport(rf.html, commandLine(ctx), rep); err != nil {
+			return err
+		}
+	}
 	if rf.asJSON {
 		js, _ = json.MarshalIndent(rep, "", "  ")
 		if _, err := fmt.Fprintf(out, "%s\n", js); err != nil {
@@ -384,6 +408,9 @@ func runRender(ctx context.Context, out, stderr io.Writer, sceneArg string, rf r
 	}
 	if err := writeRenderText(out, g, rep); err != nil {
 		return err
+	}
+	if page != "" {
+		fmt.Fprintf(out, "report: %s\n", page)
 	}
 	return stopped
 }

@@ -28,9 +28,14 @@ func rooflineFileFor(name, gpu string, gpus int) string {
 
 // writeRooflineText summarises a run's point under its chart's name.
 func writeRooflineText(w io.Writer, r *gpuRun) {
+	fmt.Fprintf(w, "\nroofline: %s on %s, written to %s\n", r.Roofline.Point.Kernel, r.GPU, r.chart)
+	writeRooflinePoint(w, r)
+}
+
+// writeRooflinePoint says where the run's point is against its roofs.
+func writeRooflinePoint(w io.Writer, r *gpuRun) {
 	p := r.Roofline.Point
 	unit := roofline.Unit(p.Type)
-	fmt.Fprintf(w, "\nroofline: %s on %s, written to %s\n", p.Kernel, r.GPU, r.chart)
 	fmt.Fprintf(w, "  %s: %s %s/clk (%s G%s/s), %s of its compute ceiling %s %s/clk (busiest pipe)",
 		p.Type, formatNumber(p.PerClock), unit, formatNumber(p.Giga), unit, formatPct(100*p.ComputeUse), formatNumber(p.Ceiling), unit)
 	for _, c := range r.roofs.Compute {

@@ -79,6 +79,7 @@ func execute(args []string, stdout, stderr io.Writer) int {
 // errInterrupted stops the simulation, which prints what it has.
 func executeContext(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	root, stop := newRootCmd()
+	ctx = context.WithValue(ctx, commandLineKey{}, args)
 	root.SetArgs(args)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
@@ -106,6 +107,23 @@ func executeContext(ctx context.Context, args []string, stdout, stderr io.Writer
 		return exitBadInput
 	}
 	return exitFailure
+}
+
+// commandLineKey holds the command line's arguments in the context, for
+// reports that show what made them.
+type commandLineKey struct{}
+
+// commandLine is the command as typed, quoted where a shell would need it.
+func commandLine(ctx context.Context) string {
+	args, _ := ctx.Value(commandLineKey{}).([]string)
+	out := []string{"pocketgpu"}
+	for _, a := range args {
+		if a == "" || strings.ContainsAny(a, " \t'\"$\\*?;&|<>()") {
+			a = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		}
+		out = append(out, a)
+	}
+	return strings.Join(out, " ")
 }
 
 // isCobraUsageError reports errors cobra produces for a wrong command line

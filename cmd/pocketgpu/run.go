@@ -34,6 +34,7 @@ func newRunCmd() *cobra.Command {
 		csvFile               string
 		hotspots              bool
 		rooflineFile          string
+		htmlDir               string
 	)
 	cmd := &cobra.Command{
 		Use:   "run [--gpu GPU] KERNEL|JOB.yaml [flags]",
@@ -137,6 +138,8 @@ A job file holds the same fields as YAML (see docs/run.md).`,
 			job.csv = csvFile
 			job.hotspots = hotspots
 			job.roofline = rooflineFile
+			job.html = htmlDir
+			job.command = commandLine(cmd.Context())
 			return runJob(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), job, asJSON)
 		},
 	}
@@ -160,7 +163,8 @@ A job file holds the same fields as YAML (see docs/run.md).`,
 	f.StringVar(&csvFile, "csv", "", "also write the counters to FILE as CSV (a row per counter, a column per GPU)")
 	f.BoolVar(&hotspots, "hotspots", false, "charge cycles, stalls and memory work to source lines and print the annotated source (sources are compiled with -g)")
 	f.StringVar(&rooflineFile, "roofline", "", "draw the kernel on the GPU's roofline to FILE (.png or .svg; one file per GPU, named FILE-GPU.EXT, when several)")
-	nameArgs(cmd, "roofline", "FILE", "gpu", "GPU", "entry", "NAME", "define", "NAME[=VALUE]", "include", "DIR", "global", "X[,Y[,Z]]", "local", "X[,Y[,Z]]",
+	f.StringVar(&htmlDir, "html", "", "write a self-contained report page to DIR/index.html: summary, occupancy and pipes over time, roofline, hotspots, static analysis and counters, a column per GPU")
+	nameArgs(cmd, "html", "DIR", "roofline", "FILE", "gpu", "GPU", "entry", "NAME", "define", "NAME[=VALUE]", "include", "DIR", "global", "X[,Y[,Z]]", "local", "X[,Y[,Z]]",
 		"offset", "X[,Y[,Z]]", "arg", "SPEC", "dump", "N=FILE", "print", "N[:COUNT]", "spec", "ID=VALUE", "max-instructions", "N", "warp-width", "N")
 	return cmd
 }
@@ -249,6 +253,14 @@ func runJob(ctx context.Context, stdout, stderr io.Writer, j *Job, asJSON bool) 
 	if j.roofline != "" && j.Functional {
 		return badInputf("--roofline places the timed run; --functional has no timing")
 	}
+	if j.html != "" {
+		if j.Functional {
+			return badInputf("--html reports the timed run; --functional has no timing")
+		}
+		if err := checkOutputDir("--html", j.html); err != nil {
+			return err
+		}
+	}
 	if j.csv != "" {
 		if j.Functional {
 			return badInputf("--csv writes the timing counters; --functional has none")
@@ -288,9 +300,12 @@ func runJob(ctx context.Context, stdout, stderr io.Writer, j *Job, asJSON bool) 
 		if _, done := spvFor[noFP64]; done {
 			continue
 		}
-		spv, err := kernel.Load(j.Kernel, kernel.Options{Defines: j.Defines, IncludeDirs: j.Includes, NoFP64: noFP64, Debug: j.hotspots, Warnings: stderr})
-		if err != nil {
-			return kernelLoadError(err)
+		spv := j.spv
+		if spv == nil {
+			var err error
+			if spv, err = kernel.Load(j.Kernel, kernel.Options{Defines: j.Defines, IncludeDirs: j.Includes, NoFP64: noFP64, Debug: j.profiled(), Warnings: stderr}); err != nil {
+				return kernelLoadError(err)
+			}
 		}
 		spvFor[noFP64] = spv
 	}
@@ -361,6 +376,12 @@ func runJob(ctx context.Context, stdout, stderr io.Writer, j *Job, asJSON bool) 
 		}
 		return stopped
 	}
+	var page string
+	if j.html != "" {
+		if page, err = writeRunReport(j.html, &runReport{command: j.command, job: j, gpus: gpus, runs: runs, spvFor: spvFor}); err != nil {
+			return err
+		}
+	}
 	printRuns(stdout, results, specs)
 	for _, r := range runs {
 		if r.chart != "" {
@@ -368,9 +389,12 @@ func runJob(ctx context.Context, stdout, stderr io.Writer, j *Job, asJSON bool) 
 		}
 	}
 	for _, r := range runs {
-		if r.profile != nil {
+		if r.profile != nil && j.hotspots {
 			writeHotspots(stdout, r.GPU, r.profile, j.Kernel, r.WarpWidth)
 		}
+	}
+	if page != "" {
+		fmt.Fprintf(stdout, "\nreport: %s\n", page)
 	}
 	return stopped
 }
@@ -398,6 +422,8 @@ type gpuRun struct {
 	profile *device.Profile
 	roofs   *roofline.Roofs
 	chart   string // the roofline chart written, if any
+	// timeline is occupancy and pipe use over time (--html).
+	timeline *device.Timeline
 }
 
 // runOnGPU runs the job on one GPU. Interrupted, it returns the partial
@@ -422,7 +448,7 @@ func runOnGPU(ctx context.Context, stdout, stderr io.Writer, g *arch.GPU, spv []
 		return nil, runError(err)
 	}
 	nd := device.NDRange{Dims: len(j.Global), Global: dims3(j.Global), Local: dims3(j.Local), Offset: dims3(j.Offset)}
-	opt := device.Options{WarpWidth: j.WarpWidth, MaxWarpInsts: j.MaxInstructions, Context: ctx, Profile: j.hotspots}
+	opt := device.Options{WarpWidth: j.WarpWidth, MaxWarpInsts: j.MaxInstructions, Context: ctx, Profile: j.profiled(), Timeline: j.html != ""}
 	est, err := dev.Estimate(k, nd, bound.Args, opt)
 	if err != nil {
 		return nil, runError(err)
@@ -471,8 +497,11 @@ func runOnGPU(ctx context.Context, stdout, stderr io.Writer, g *arch.GPU, spv []
 			Point: run.roofs.Measure(k.Name, run.roofs.FromCounters(timed.Timing.Counters), timed.Timing.Cycles)}
 		if p := timed.Profile; p != nil {
 			run.profile = p
-			r.Hotspots = &hotspotsJSON{Profile: p, Lines: p.Lines()}
+			if j.hotspots {
+				r.Hotspots = &hotspotsJSON{Profile: p, Lines: p.Lines()}
+			}
 		}
+		run.timeline = timed.Timeline
 	}
 	if partial {
 		r.Partial = fmt.Sprintf("interrupted after %d of %d work-groups", res.Stats.WorkGroups, est.WorkGroups)
