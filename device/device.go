@@ -16,6 +16,7 @@ import (
 	"github.com/pocketgpu/pocketgpu/ir"
 	"github.com/pocketgpu/pocketgpu/spirv"
 	"github.com/pocketgpu/pocketgpu/timing/mem"
+	"github.com/pocketgpu/pocketgpu/timing/trace"
 )
 
 // Device is an opened GPU with its memory.
@@ -116,6 +117,10 @@ type Options struct {
 	// Profile has Time charge the run's cycles and memory work to the
 	// kernel's instructions and source lines (TimedResult.Profile).
 	Profile bool
+	// Trace, when set, has Time record the run on it (timing/trace; `run
+	// --trace`): engines' issue, residency, memory counters. The run starts
+	// at Trace.Now and leaves it at its end.
+	Trace *trace.Trace
 }
 
 // Progress is how far a run has got.

@@ -73,13 +73,12 @@ type outTrack struct {
 	events       []event
 }
 
+// event is a begin (of s), an end, or a counter's value v.
 type event struct {
-	ts    uint64
-	typ   uint8
-	track uint64
-	name  string
-	args  []Arg
-	v     float64
+	ts  uint64
+	typ uint8
+	s   *slice
+	v   float64
 }
 
 // WriteTo writes the trace in Perfetto's protobuf format. It may be
@@ -104,9 +103,9 @@ func (t *Trace) WriteTo(w io.Writer) (int64, error) {
 			ot := &outTrack{uuid: uint64(len(tracks) + 1), parent: parent, name: name, counter: tr.counter, unit: tr.unit, rank: rank + i}
 			tracks = append(tracks, ot)
 			if tr.counter {
-				ot.events = counterEvents(ot.uuid, tr.samples)
+				ot.events = counterEvents(tr.samples)
 			} else {
-				ot.events = sliceEvents(ot.uuid, l)
+				ot.events = sliceEvents(l)
 			}
 			if first == nil {
 				first = ot
@@ -121,23 +120,13 @@ func (t *Trace) WriteTo(w io.Writer) (int64, error) {
 	}
 	walk(t.root, 0, 0)
 
-	var all []event
-	for _, ot := range tracks {
-		all = append(all, ot.events...)
-	}
-	// Each track's events are in order already; a stable sort by time
-	// interleaves the tracks and keeps that order within each.
-	sort.SliceStable(all, func(i, j int) bool { return all[i].ts < all[j].ts })
-
 	bw := bufio.NewWriterSize(w, 1<<16)
 	enc := &encoder{w: bw, names: map[string]uint64{}, argNames: map[string]uint64{}}
 	enc.first()
 	for _, ot := range tracks {
 		enc.descriptor(ot)
 	}
-	for i := range all {
-		enc.event(&all[i])
-	}
+	merge(tracks, enc.event)
 	if enc.err == nil {
 		enc.err = bw.Flush()
 	}
@@ -164,6 +153,14 @@ func ordered(ss []slice) []slice {
 func splitLanes(ss []slice) [][]slice {
 	if len(ss) == 0 {
 		return [][]slice{nil}
+	}
+	// Most tracks hold slices one after another, recorded in order.
+	follow := true
+	for i := 1; i < len(ss) && follow; i++ {
+		follow = ss[i].start >= ss[i-1].end && ss[i].start > ss[i-1].start
+	}
+	if follow {
+		return [][]slice{ss}
 	}
 	var lanes [][]slice
 	var open [][]uint64 // per lane, the ends of its open slices
@@ -192,19 +189,20 @@ func splitLanes(ss []slice) [][]slice {
 
 // sliceEvents is a lane's begin and end events in time order (a slice
 // ends before the next one that starts at its end begins).
-func sliceEvents(uuid uint64, lane []slice) []event {
-	var out []event
+func sliceEvents(lane []slice) []event {
+	out := make([]event, 0, 2*len(lane))
 	var stack []uint64
-	for _, s := range lane {
+	for i := range lane {
+		s := &lane[i]
 		for len(stack) > 0 && stack[len(stack)-1] <= s.start {
-			out = append(out, event{ts: stack[len(stack)-1], typ: typeSliceEnd, track: uuid})
+			out = append(out, event{ts: stack[len(stack)-1], typ: typeSliceEnd})
 			stack = stack[:len(stack)-1]
 		}
-		out = append(out, event{ts: s.start, typ: typeSliceBegin, track: uuid, name: s.name, args: s.args})
+		out = append(out, event{ts: s.start, typ: typeSliceBegin, s: s})
 		stack = append(stack, s.end)
 	}
 	for len(stack) > 0 {
-		out = append(out, event{ts: stack[len(stack)-1], typ: typeSliceEnd, track: uuid})
+		out = append(out, event{ts: stack[len(stack)-1], typ: typeSliceEnd})
 		stack = stack[:len(stack)-1]
 	}
 	return out
@@ -213,7 +211,7 @@ func sliceEvents(uuid uint64, lane []slice) []event {
 // counterEvents is a counter track's values in time order, leaving out a
 // value equal to the one before it (it would change nothing) and all but
 // the last of values at one time.
-func counterEvents(uuid uint64, ss []sample) []event {
+func counterEvents(ss []sample) []event {
 	s := append([]sample(nil), ss...)
 	sort.SliceStable(s, func(i, j int) bool { return s[i].ts < s[j].ts })
 	var out []event
@@ -224,7 +222,7 @@ func counterEvents(uuid uint64, ss []sample) []event {
 		if n := len(out); n > 0 && out[n-1].v == x.v {
 			continue
 		}
-		out = append(out, event{ts: x.ts, typ: typeCounter, track: uuid, v: x.v})
+		out = append(out, event{ts: x.ts, typ: typeCounter, v: x.v})
 	}
 	return out
 }
@@ -319,17 +317,17 @@ func (e *encoder) intern(m map[string]uint64, field protowire.Number, name strin
 	return iid
 }
 
-func (e *encoder) event(ev *event) {
+func (e *encoder) event(ot *outTrack, ev *event) {
 	e.interned = e.interned[:0]
 	te := protowire.AppendTag(e.sub[:0], fEventType, protowire.VarintType)
 	te = protowire.AppendVarint(te, uint64(ev.typ))
 	te = protowire.AppendTag(te, fEventTrackUUID, protowire.VarintType)
-	te = protowire.AppendVarint(te, ev.track)
+	te = protowire.AppendVarint(te, ot.uuid)
 	switch ev.typ {
 	case typeSliceBegin:
 		te = protowire.AppendTag(te, fEventNameIID, protowire.VarintType)
-		te = protowire.AppendVarint(te, e.intern(e.names, fInternedEventNames, ev.name))
-		for _, a := range ev.args {
+		te = protowire.AppendVarint(te, e.intern(e.names, fInternedEventNames, ev.s.name))
+		for _, a := range ev.s.args {
 			var d []byte
 			d = protowire.AppendTag(d, fArgNameIID, protowire.VarintType)
 			d = protowire.AppendVarint(d, e.intern(e.argNames, fInternedArgNames, a.Name))
@@ -372,4 +370,56 @@ func (e *encoder) event(ev *event) {
 	p = protowire.AppendBytes(p, te)
 	e.pkt = p
 	e.flush(p)
+}
+
+// merge calls f for every track's events in time order: each track's are
+// in order already, so a heap of the tracks by their next event's time
+// interleaves them (ties: the track written first).
+func merge(tracks []*outTrack, f func(*outTrack, *event)) {
+	type cursor struct {
+		t *outTrack
+		i int
+	}
+	var h []cursor
+	less := func(a, b cursor) bool {
+		ta, tb := a.t.events[a.i].ts, b.t.events[b.i].ts
+		if ta != tb {
+			return ta < tb
+		}
+		return a.t.uuid < b.t.uuid
+	}
+	down := func(i int) {
+		for {
+			l := 2*i + 1
+			if l >= len(h) {
+				return
+			}
+			j := l
+			if r := l + 1; r < len(h) && less(h[r], h[l]) {
+				j = r
+			}
+			if !less(h[j], h[i]) {
+				return
+			}
+			h[i], h[j] = h[j], h[i]
+			i = j
+		}
+	}
+	for _, t := range tracks {
+		if len(t.events) > 0 {
+			h = append(h, cursor{t: t})
+		}
+	}
+	for i := len(h)/2 - 1; i >= 0; i-- {
+		down(i)
+	}
+	for len(h) > 0 {
+		c := &h[0]
+		f(c.t, &c.t.events[c.i])
+		if c.i++; c.i == len(c.t.events) {
+			h[0] = h[len(h)-1]
+			h = h[:len(h)-1]
+		}
+		down(0)
+	}
 }
