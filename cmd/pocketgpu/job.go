@@ -38,6 +38,8 @@ type Job struct {
 	// names the chart run --roofline writes ("" none).
 	hotspots bool
 	roofline string
+	// trace is --trace and --trace-interval (run only).
+	trace *traceFlags
 }
 
 // stringList accepts one string or a list.
