@@ -520,8 +520,15 @@ func (e *Engine) issue(en *engine, w *warpState, t float64) {
 		e.prof.issued(w, gp)
 	}
 	en.issueFree = t + gp.issue
-	if e.tr != nil {
-		e.tr.issued(en, w.k, t, gp.issue)
+	if tr := e.tr; tr != nil {
+		// Most issues extend the engine's open slice.
+		if et := &tr.engines[en.index]; et.k == w.k && t < tr.next && et.win == tr.window {
+			et.end = t + gp.issue
+			et.groups++
+			et.cycles += gp.issue
+		} else {
+			tr.issued(en, w.k, t, gp.issue)
+		}
 	}
 	for _, u := range gp.pipes {
 		en.pipeFree[u.pipe] = max(en.pipeFree[u.pipe], t) + u.cycles

@@ -61,7 +61,12 @@ type tracer struct {
 	kernels    *trace.Track
 	memTracks  [8]*trace.Track
 	tally      mem.Tally
-	inflight   floatHeap // when the requests in flight are done
+	// Requests in flight at a sample: those sent so far less those done
+	// by then, counted per window they end in (a heap of their ends
+	// cost a third of a memory-bound run).
+	sent, doneBy uint64
+	doneIn       []uint64 // requests done in window k (after its start, by its end)
+	counted      int      // windows summed into doneBy
 }
 
 type engineTrace struct {
@@ -148,7 +153,11 @@ func (tr *tracer) closeSlice(et *engineTrace) {
 	if et.k == nil {
 		return
 	}
-	et.track.Slice(tr.ns(et.start), tr.ns(et.end), et.k.Name, trace.Uint("groups", et.groups), trace.Float("issue_cycles", et.cycles))
+	cycles := trace.Float("issue_cycles", et.cycles)
+	if et.cycles == math.Trunc(et.cycles) {
+		cycles = trace.Uint("issue_cycles", uint64(et.cycles)) // shorter
+	}
+	et.track.Slice(tr.ns(et.start), tr.ns(et.end), et.k.Name, trace.Uint("groups", et.groups), cycles)
 	et.k, et.groups, et.cycles = nil, 0, 0
 }
 
@@ -157,9 +166,12 @@ func (tr *tracer) request(t, done float64) {
 	if t >= tr.next {
 		tr.sample(t)
 	}
-	if done > t {
-		tr.inflight.push(done)
+	tr.sent++
+	k := int(math.Ceil(done / tr.interval))
+	for len(tr.doneIn) <= k {
+		tr.doneIn = append(tr.doneIn, 0)
 	}
+	tr.doneIn[k]++
 }
 
 // sample closes the windows that ended by t: the activity since the last
@@ -221,10 +233,10 @@ func (tr *tracer) sampleAt(w float64) {
 		tr.cores[i].warps.Count(ts, float64(c.resident))
 		tr.cores[i].wgs.Count(ts, float64(len(c.wgs)))
 	}
-	for len(tr.inflight) > 0 && tr.inflight[0] <= w {
-		tr.inflight.pop()
+	for k := int(w / tr.interval); tr.counted <= k && tr.counted < len(tr.doneIn); tr.counted++ {
+		tr.doneBy += tr.doneIn[tr.counted]
 	}
-	tr.memTracks[memInFlight].Count(ts, float64(len(tr.inflight)))
+	tr.memTracks[memInFlight].Count(ts, float64(tr.sent-tr.doneBy))
 }
 
 // finish closes the run at end (cycles): the open slices and the last
@@ -235,7 +247,7 @@ func (tr *tracer) finish(end float64) {
 	}
 	tr.flushWindow(tr.window)
 	tr.zeroWindow(max(end, tr.window+tr.interval))
-	tr.inflight = tr.inflight[:0]
+	tr.doneBy, tr.counted = tr.sent, len(tr.doneIn)
 	tr.sampleAt(max(end, tr.window))
 	for _, k := range tr.e.kernels {
 		if k.started {
@@ -243,43 +255,4 @@ func (tr *tracer) finish(end float64) {
 		}
 	}
 	tr.t.SetNow(tr.ns(end))
-}
-
-// floatHeap is a min-heap of times.
-type floatHeap []float64
-
-func (h *floatHeap) push(x float64) {
-	*h = append(*h, x)
-	a := *h
-	for j := len(a) - 1; j > 0; {
-		i := (j - 1) / 2
-		if a[i] <= a[j] {
-			break
-		}
-		a[i], a[j] = a[j], a[i]
-		j = i
-	}
-}
-
-func (h *floatHeap) pop() {
-	a := *h
-	n := len(a) - 1
-	a[0] = a[n]
-	a = a[:n]
-	for i := 0; ; {
-		l := 2*i + 1
-		if l >= n {
-			break
-		}
-		j := l
-		if r := l + 1; r < n && a[r] < a[l] {
-			j = r
-		}
-		if a[i] <= a[j] {
-			break
-		}
-		a[i], a[j] = a[j], a[i]
-		i = j
-	}
-	*h = a
 }

@@ -57,7 +57,7 @@ it). --quick runs shorter sweeps. See docs/validation.md for the methodology.`,
 	f.BoolVar(&o.quick, "quick", false, "shorter sweeps (fewer, smaller footprints)")
 	f.BoolVar(&o.progress, "progress", false, "show a progress bar even when stderr is not a terminal")
 	f.IntVar(&o.workers, "jobs", runtime.GOMAXPROCS(0), "tests to run at once (each on its own simulated device)")
-	addTraceFlags(cmd, &o.trace)
+	addTraceFlags(cmd, &o.trace, suiteInterval)
 	_ = cmd.MarkFlagRequired("gpu")
 	nameArgs(cmd, "gpu", "GPU", "test", "NAME", "out", "DIR", "jobs", "N")
 	return cmd

@@ -127,7 +127,7 @@ DIR (default pocketgpu-demo). It prints the comparison.`,
 	f.StringArrayVar(&gpus, "gpu", nil, "GPUs to run (repeatable; default mali-g52, adreno-640, powervr-gx6250): "+gpuArgHelp)
 	f.BoolVar(&progress, "progress", false, "show a progress bar even when stderr is not a terminal")
 	f.IntVar(&workers, "jobs", runtime.GOMAXPROCS(0), "tests to run at once (each on its own simulated device)")
-	addTraceFlags(cmd, &tf)
+	addTraceFlags(cmd, &tf, suiteInterval)
 	nameArgs(cmd, "gpu", "GPU", "out", "DIR", "jobs", "N")
 	return cmd
 }

@@ -117,7 +117,7 @@ docs/counters.md. GPU is ` + gpuArgHelp + `.`,
 	f.StringVar(&rf.colorLoad, "color-load", "clear", "the main pass's colour load action: clear, load or dont-care")
 	f.StringVar(&rf.depthLoad, "depth-load", "clear", "the main pass's depth load action: clear, load or dont-care")
 	f.StringVar(&rf.colorStore, "color-store", "store", "the main pass's colour store action: store or dont-care")
-	addTraceFlags(cmd, &rf.trace)
+	addTraceFlags(cmd, &rf.trace, runInterval)
 	nameArgs(cmd, "gpu", "GPU", "width", "PIXELS", "height", "PIXELS", "frames", "N", "camera-orbit", "DEGREES", "mode", "MODE", "vs", "FILE", "fs", "FILE", "out", "DIR", "layout", "LAYOUT",
 		"msaa", "SAMPLES", "depth", "FORMAT", "color-load", "ACTION", "depth-load", "ACTION", "color-store", "ACTION", "compute", "JOB.yaml", "compute-priority", "PRIORITY")
 	return cmd

@@ -166,7 +166,7 @@ A job file holds the same fields as YAML (see docs/run.md).`,
 	f.StringVar(&csvFile, "csv", "", "also write the counters to FILE as CSV (a row per counter, a column per GPU)")
 	f.BoolVar(&hotspots, "hotspots", false, "charge cycles, stalls and memory work to source lines and print the annotated source (sources are compiled with -g)")
 	f.StringVar(&rooflineFile, "roofline", "", "draw the kernel on the GPU's roofline to FILE (.png or .svg; one file per GPU, named FILE-GPU.EXT, when several)")
-	addTraceFlags(cmd, &tf)
+	addTraceFlags(cmd, &tf, runInterval)
 	nameArgs(cmd, "roofline", "FILE", "gpu", "GPU", "entry", "NAME", "define", "NAME[=VALUE]", "include", "DIR", "global", "X[,Y[,Z]]", "local", "X[,Y[,Z]]",
 		"offset", "X[,Y[,Z]]", "arg", "SPEC", "dump", "N=FILE", "print", "N[:COUNT]", "spec", "ID=VALUE", "max-instructions", "N", "warp-width", "N")
 	return cmd

@@ -18,10 +18,20 @@ type traceFlags struct {
 	interval float64
 }
 
-func addTraceFlags(cmd *cobra.Command, t *traceFlags) {
+// runInterval is run's and render's default --trace-interval.
+const runInterval = trace.DefaultInterval
+
+// suiteInterval is bench's and demo's default --trace-interval: a suite
+// runs thousands of launches, some of millions of cycles (the latency
+// sweeps), and at run's default its trace would be ten times larger.
+const suiteInterval = 10 * trace.DefaultInterval
+
+// addTraceFlags adds the flags, with interval as --trace-interval's
+// default.
+func addTraceFlags(cmd *cobra.Command, t *traceFlags, interval float64) {
 	f := cmd.Flags()
 	f.StringVar(&t.file, "trace", "", "write a timeline of the run to FILE (Perfetto protobuf: open it in ui.perfetto.dev)")
-	f.Float64Var(&t.interval, "trace-interval", trace.DefaultInterval, "GPU cycles between two samples of the trace's counter tracks")
+	f.Float64Var(&t.interval, "trace-interval", interval, "GPU cycles between two samples of the trace's counter tracks, and the longest an issue slice gets")
 	nameArgs(cmd, "trace", "FILE", "trace-interval", "CYCLES")
 }
 
