@@ -376,17 +376,19 @@ func (e *encoder) event(ot *outTrack, ev *event) {
 // in order already, so a heap of the tracks by their next event's time
 // interleaves them (ties: the track written first).
 func merge(tracks []*outTrack, f func(*outTrack, *event)) {
+	// A cursor keeps its next event's time and its track's uuid in line:
+	// comparing them is the merge's inner loop.
 	type cursor struct {
-		t *outTrack
-		i int
+		ts, uuid uint64
+		t        *outTrack
+		i        int
 	}
 	var h []cursor
-	less := func(a, b cursor) bool {
-		ta, tb := a.t.events[a.i].ts, b.t.events[b.i].ts
-		if ta != tb {
-			return ta < tb
+	less := func(a, b *cursor) bool {
+		if a.ts != b.ts {
+			return a.ts < b.ts
 		}
-		return a.t.uuid < b.t.uuid
+		return a.uuid < b.uuid
 	}
 	down := func(i int) {
 		for {
@@ -395,10 +397,10 @@ func merge(tracks []*outTrack, f func(*outTrack, *event)) {
 				return
 			}
 			j := l
-			if r := l + 1; r < len(h) && less(h[r], h[l]) {
+			if r := l + 1; r < len(h) && less(&h[r], &h[l]) {
 				j = r
 			}
-			if !less(h[j], h[i]) {
+			if !less(&h[j], &h[i]) {
 				return
 			}
 			h[i], h[j] = h[j], h[i]
@@ -407,7 +409,7 @@ func merge(tracks []*outTrack, f func(*outTrack, *event)) {
 	}
 	for _, t := range tracks {
 		if len(t.events) > 0 {
-			h = append(h, cursor{t: t})
+			h = append(h, cursor{ts: t.events[0].ts, uuid: t.uuid, t: t})
 		}
 	}
 	for i := len(h)/2 - 1; i >= 0; i-- {
@@ -419,6 +421,8 @@ func merge(tracks []*outTrack, f func(*outTrack, *event)) {
 		if c.i++; c.i == len(c.t.events) {
 			h[0] = h[len(h)-1]
 			h = h[:len(h)-1]
+		} else {
+			c.ts = c.t.events[c.i].ts
 		}
 		down(0)
 	}
