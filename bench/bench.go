@@ -20,6 +20,7 @@ import (
 	"strings"
 
 	"github.com/pocketgpu/pocketgpu/arch"
+	"github.com/pocketgpu/pocketgpu/timing/trace"
 )
 
 // Chart is how a test's result is drawn.
@@ -122,6 +123,10 @@ type Options struct {
 	// a fraction of a second and the run returns its error (wrapping
 	// emu.ErrStopped and the context's cause).
 	Context context.Context
+	// Trace, when set, records every timed launch on it (timing/trace;
+	// `bench --trace`): RunJobs gives each job a track group of its own,
+	// named "TEST on GPU", whose launches follow one another.
+	Trace *trace.Trace
 }
 
 // Test is one benchmark of the suite.

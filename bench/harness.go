@@ -106,7 +106,7 @@ func (l *launch) set(i int, spec string) error {
 
 // time runs the launch under the timing model on the device's warm caches.
 func (l *launch) time() (*device.TimedResult, error) {
-	r, err := l.c.dev.Time(l.k, l.nd, l.bound.Args, device.Options{Context: l.c.o.Context})
+	r, err := l.c.dev.Time(l.k, l.nd, l.bound.Args, device.Options{Context: l.c.o.Context, Trace: l.c.o.Trace})
 	if err != nil {
 		return nil, err
 	}

@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/pocketgpu/pocketgpu/arch"
+	"github.com/pocketgpu/pocketgpu/timing/trace"
 )
 
 // Job is one test on one GPU.
@@ -72,6 +73,14 @@ func RunJobs(jobs []Job, o Options, workers int) ([]*Result, error) {
 			tick()
 		}
 	}
+	// Each job records on a part of the trace of its own, made here in
+	// job order so the file does not depend on which worker ran what.
+	subs := make([]*trace.Trace, len(jobs))
+	if o.Trace != nil {
+		for i, j := range jobs {
+			subs[i] = o.Trace.Sub(j.Test.Name + " on " + j.GPU.ID)
+		}
+	}
 	results := make([]*Result, len(jobs))
 	errs := make([]error, len(jobs))
 	next := make(chan int)
@@ -85,7 +94,9 @@ func RunJobs(jobs []Job, o Options, workers int) ([]*Result, error) {
 					errs[i] = context.Cause(o.Context)
 					continue
 				}
-				results[i], errs[i] = jobs[i].Test.Run(jobs[i].GPU, o)
+				jo := o
+				jo.Trace = subs[i]
+				results[i], errs[i] = jobs[i].Test.Run(jobs[i].GPU, jo)
 			}
 		}()
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/pocketgpu/pocketgpu/ir"
 	"github.com/pocketgpu/pocketgpu/spirv"
 	"github.com/pocketgpu/pocketgpu/timing/mem"
+	"github.com/pocketgpu/pocketgpu/timing/trace"
 )
 
 // Device is an opened GPU with its memory.
@@ -119,6 +120,10 @@ type Options struct {
 	// Timeline has Time sample occupancy and pipe use over the run
 	// (TimedResult.Timeline).
 	Timeline bool
+	// Trace, when set, has Time record the run on it (timing/trace; `run
+	// --trace`): engines' issue, residency, memory counters. The run starts
+	// at Trace.Now and leaves it at its end.
+	Trace *trace.Trace
 }
 
 // Progress is how far a run has got.

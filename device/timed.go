@@ -76,6 +76,9 @@ func (d *Device) Time(k *Kernel, nd NDRange, args []Arg, opt Options) (*TimedRes
 	if opt.Timeline {
 		eng.EnableTimeline(0)
 	}
+	if opt.Trace != nil {
+		eng.EnableTrace(opt.Trace)
+	}
 	tr, err := eng.Run()
 	res := plan.result()
 	res.Seconds = time.Since(start).Seconds()

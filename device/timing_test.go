@@ -27,6 +27,13 @@ func timeKernel(t testing.TB, g *arch.GPU, file string, global, local int, args 
 // that times one dispatch (so benchmarks can leave the setup out).
 func setupKernel(t testing.TB, g *arch.GPU, file string, global, local int, args ...string) func() *TimedResult {
 	t.Helper()
+	run := setupKernelWith(t, g, file, global, local, args...)
+	return func() *TimedResult { return run(Options{}) }
+}
+
+// setupKernelWith is setupKernel with the launch's options.
+func setupKernelWith(t testing.TB, g *arch.GPU, file string, global, local int, args ...string) func(Options) *TimedResult {
+	t.Helper()
 	spv, err := os.ReadFile(filepath.Join("testdata/kernels", file))
 	if err != nil {
 		t.Fatal(err)
@@ -50,8 +57,8 @@ func setupKernel(t testing.TB, g *arch.GPU, file string, global, local int, args
 	if err != nil {
 		t.Fatal(err)
 	}
-	return func() *TimedResult {
-		r, err := dev.Time(k, NDRange{Dims: 1, Global: [3]int{global, 1, 1}, Local: [3]int{local, 1, 1}}, b.Args, Options{})
+	return func(opt Options) *TimedResult {
+		r, err := dev.Time(k, NDRange{Dims: 1, Global: [3]int{global, 1, 1}, Local: [3]int{local, 1, 1}}, b.Args, opt)
 		if err != nil {
 			t.Fatal(err)
 		}

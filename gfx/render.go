@@ -36,6 +36,7 @@ import (
 	"github.com/pocketgpu/pocketgpu/ir"
 	"github.com/pocketgpu/pocketgpu/spirv"
 	"github.com/pocketgpu/pocketgpu/timing"
+	"github.com/pocketgpu/pocketgpu/timing/trace"
 )
 
 // Mode is how frames are rendered.
@@ -110,6 +111,11 @@ type Options struct {
 	// Progress, when set, is called at most every 100 ms while a frame
 	// renders.
 	Progress func(Progress)
+	// Trace, when set, records each frame's run on it (timing/trace;
+	// `render --trace`): the engine's tracks, the command processor's jobs
+	// and the render passes' tasks, frames one after another. The runs
+	// that measure the interval between frames are not recorded.
+	Trace *trace.Trace
 }
 
 // Compute is a compute dispatch that can run on a timing engine beside a

@@ -265,6 +265,7 @@ type timeline struct {
 	req        mem.Request
 	addr       [1]uint64
 	err        error
+	passes     map[int]*passSpan // when tracing: each render pass's extent
 }
 
 // shaderSource hands a shader's warps to the cores: per core a queue of
@@ -416,6 +417,9 @@ func (tl *timeline) opsAt(tk *task, after int, t float64) float64 {
 // engine events at those times, so the memory model sees it in time
 // order.
 func (tl *timeline) run(tk *task, core int, t float64, revisit []shadeWarp, warpsDone, done func(t float64)) {
+	if tl.e.Tracing() {
+		done = tl.traceTask(tk, core, t, done)
+	}
 	if tk.kind == taskTiler {
 		// The tiler takes its primitives and writes its lists at its
 		// rates; the lists' bytes go through L2 as it writes them.
@@ -770,6 +774,10 @@ func (r *Renderer) timeFrame(fr *frameRun, tasks []*task) (*frameTiming, error) 
 			ft.jobs = append(ft.jobs, j)
 		}
 	}
+	if r.opt.Trace != nil {
+		tl.e.EnableTrace(r.opt.Trace)
+		tl.passes = map[int]*passSpan{}
+	}
 	if r.opt.Context != nil {
 		ctx := r.opt.Context
 		tl.e.SetCheckpoint(func(float64) error {
@@ -794,6 +802,9 @@ func (r *Renderer) timeFrame(fr *frameRun, tasks []*task) (*frameTiming, error) 
 		ft.end = max(ft.end, j.End)
 	}
 	ft.end = max(ft.end, res.Cycles)
+	if tl.passes != nil {
+		tl.tracePasses(fr.index, ft.end)
+	}
 	for c := range tl.raster {
 		ft.rasterBusy += tl.raster[c].busy
 		ft.blendBusy += tl.blend[c].busy
@@ -845,4 +856,51 @@ func (r *Renderer) interval(prev, cur *frameWork) (float64, error) {
 		return e
 	}
 	return end(b) - end(a), nil
+}
+
+// passSpan is when a render pass's tasks ran.
+type passSpan struct {
+	name       string
+	start, end float64
+}
+
+// traceTask records task tk, started at t, as a slice on the trace's
+// Render tracks when it is done (tiles on a track per core, the other
+// kinds on one each), and its pass's extent.
+func (tl *timeline) traceTask(tk *task, core int, t float64, done func(float64)) func(float64) {
+	track := [...]string{taskVertex: "vertex", taskTiler: "tiler", taskTile: "tiles", taskBin: "bins", taskScreen: "screen"}[tk.kind]
+	if tk.kind == taskTiler {
+		track = tk.name // the tiler, or Adreno's binning pass
+	}
+	if core >= 0 {
+		track = fmt.Sprintf("%s, core %d", track, core)
+	}
+	return func(end float64) {
+		tl.e.TraceSlice([]string{"Render", track}, t, end, tk.name)
+		ps := tl.passes[tk.pass]
+		if ps == nil {
+			name := tk.where
+			if name == "" {
+				name = fmt.Sprintf("pass %d", tk.pass)
+			}
+			ps = &passSpan{name: name, start: t, end: end}
+			tl.passes[tk.pass] = ps
+		}
+		ps.start, ps.end = min(ps.start, t), max(ps.end, end)
+		done(end)
+	}
+}
+
+// tracePasses records frame i (ending at end) and its render passes.
+func (tl *timeline) tracePasses(i int, end float64) {
+	tl.e.TraceSlice([]string{"Frames"}, 0, end, fmt.Sprintf("frame %d", i))
+	keys := make([]int, 0, len(tl.passes))
+	for k := range tl.passes {
+		keys = append(keys, k)
+	}
+	sort.Ints(keys)
+	for _, k := range keys {
+		ps := tl.passes[k]
+		tl.e.TraceSlice([]string{"Render", "passes"}, ps.start, ps.end, ps.name)
+	}
 }

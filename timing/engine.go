@@ -20,6 +20,7 @@ import (
 	"github.com/pocketgpu/pocketgpu/ir"
 	"github.com/pocketgpu/pocketgpu/isa"
 	"github.com/pocketgpu/pocketgpu/timing/mem"
+	"github.com/pocketgpu/pocketgpu/timing/trace"
 )
 
 // Stall causes: what the earliest-ready warp of an idle engine was waiting
@@ -166,6 +167,8 @@ type Engine struct {
 	fetch   *fetcher
 	prof    *profiler // nil unless EnableProfile (profile.go)
 	samp    *sampler  // nil unless EnableTimeline (timeline.go)
+	trc     *trace.Trace
+	tr      *tracer // nil unless EnableTrace (tracer.go)
 }
 
 // New prepares a timed run of one compute dispatch.
@@ -212,6 +215,9 @@ func (e *Engine) Run() (*Result, error) {
 			}
 		}
 	}
+	if e.trc != nil {
+		e.startTrace()
+	}
 	var en *engine
 	poll := 1
 	for e.err == nil {
@@ -250,6 +256,9 @@ func (e *Engine) Run() (*Result, error) {
 			if err := e.check(max(e.end, en.time)); err != nil {
 				// What ran so far, without the final write-back.
 				e.current = nil
+				if e.tr != nil {
+					e.tr.finish(max(e.end, en.time))
+				}
 				return e.result(max(e.end, en.time)), err
 			}
 		}
@@ -280,6 +289,9 @@ func (e *Engine) Run() (*Result, error) {
 	end := e.mem.Flush(e.end)
 	if err := e.check(max(end, e.end)); err != nil && !errors.Is(err, emu.ErrStopped) {
 		return nil, err
+	}
+	if e.tr != nil {
+		e.tr.finish(max(end, e.end))
 	}
 	return e.result(max(end, e.end)), nil
 }
@@ -512,6 +524,16 @@ func (e *Engine) issue(en *engine, w *warpState, t float64) {
 		e.prof.issued(w, gp)
 	}
 	en.issueFree = t + gp.issue
+	if tr := e.tr; tr != nil {
+		// Most issues extend the engine's open slice.
+		if et := &tr.engines[en.index]; et.k == w.k && t < tr.next && et.win == tr.window {
+			et.end = t + gp.issue
+			et.groups++
+			et.cycles += gp.issue
+		} else {
+			tr.issued(en, w.k, t, gp.issue)
+		}
+	}
 	for _, u := range gp.pipes {
 		en.pipeFree[u.pipe] = max(en.pipeFree[u.pipe], t) + u.cycles
 		en.pipeBusy[u.pipe] += u.cycles
@@ -585,6 +607,9 @@ func (e *Engine) memOp(w *warpState, pc int32, t float64) {
 			res = e.mem.Access(t, r)
 		} else {
 			res = e.prof.access(e.mem, w.k, pc, t, r)
+		}
+		if e.tr != nil {
+			e.tr.request(t, res.Done)
 		}
 		if res.Conflicts > 0 {
 			cause = StallBankConflict

@@ -404,6 +404,9 @@ func (e *Engine) At(t float64, f func(t float64)) {
 func (e *Engine) runEvent() {
 	ev := heap.Pop(&e.events).(event)
 	e.end = max(e.end, ev.t)
+	if e.tr != nil && ev.t >= e.tr.next {
+		e.tr.sample(ev.t)
+	}
 	ev.f(ev.t)
 }
 

@@ -21,6 +21,7 @@ type benchOpts struct {
 	quick    bool
 	progress bool
 	workers  int
+	trace    traceFlags
 }
 
 func newBenchCmd() *cobra.Command {
@@ -42,6 +43,9 @@ it). --quick runs shorter sweeps. See docs/validation.md for the methodology.`,
   pocketgpu bench --gpu examples/my-g52.yaml --quick --json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := o.trace.check(cmd); err != nil {
+				return err
+			}
 			return runBench(cmd, o)
 		},
 	}
@@ -53,6 +57,7 @@ it). --quick runs shorter sweeps. See docs/validation.md for the methodology.`,
 	f.BoolVar(&o.quick, "quick", false, "shorter sweeps (fewer, smaller footprints)")
 	f.BoolVar(&o.progress, "progress", false, "show a progress bar even when stderr is not a terminal")
 	f.IntVar(&o.workers, "jobs", runtime.GOMAXPROCS(0), "tests to run at once (each on its own simulated device)")
+	addTraceFlags(cmd, &o.trace, suiteInterval)
 	_ = cmd.MarkFlagRequired("gpu")
 	nameArgs(cmd, "gpu", "GPU", "test", "NAME", "out", "DIR", "jobs", "N")
 	return cmd
@@ -131,12 +136,23 @@ func runBench(cmd *cobra.Command, o benchOpts) error {
 			return err
 		}
 	}
+	tr, err := o.trace.create("pocketgpu bench")
+	if err != nil {
+		return err
+	}
+	defer tr.abort() // unless finished below
 	opt := bench.Options{Quick: o.quick, Context: cmd.Context()}
+	if tr != nil {
+		opt.Trace = tr.Trace
+	}
 	bar := newProgress(cmd.ErrOrStderr(), o.progress, bench.Points(jobs, opt), "benchmarks")
 	opt.Tick = bar.tick
 	results, err := bench.RunJobs(jobs, opt, o.workers)
 	bar.finish()
 	if err != nil {
+		return err
+	}
+	if err := tr.finish(cmd.ErrOrStderr()); err != nil {
 		return err
 	}
 	stdout := cmd.OutOrStdout()

@@ -25,6 +25,7 @@ func newDemoCmd() *cobra.Command {
 		gpus     []string
 		progress bool
 		workers  int
+		tf       traceFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "demo [--out DIR]",
@@ -43,6 +44,9 @@ which the index links. It prints the comparison.`,
 			if err := checkWorkers(workers); err != nil {
 				return err
 			}
+			if err := tf.check(cmd); err != nil {
+				return err
+			}
 			if len(gpus) == 0 {
 				gpus = demoGPUs
 			}
@@ -58,12 +62,23 @@ which the index links. It prints the comparison.`,
 			if err != nil {
 				return badInput(err)
 			}
+			tr, err := tf.create("pocketgpu demo")
+			if err != nil {
+				return err
+			}
+			defer tr.abort() // unless finished below
 			opt := bench.Options{Quick: true, Context: cmd.Context()}
+			if tr != nil {
+				opt.Trace = tr.Trace
+			}
 			bar := newProgress(cmd.ErrOrStderr(), progress, bench.Points(jobs, opt), "demo")
 			opt.Tick = bar.tick
 			results, err := bench.RunJobs(jobs, opt, workers)
 			bar.finish()
 			if err != nil {
+				return err
+			}
+			if err := tr.finish(cmd.ErrOrStderr()); err != nil {
 				return err
 			}
 			files, err := bench.WriteAll(out, results)
@@ -121,6 +136,7 @@ which the index links. It prints the comparison.`,
 	f.StringArrayVar(&gpus, "gpu", nil, "GPUs to run (repeatable; default mali-g52, adreno-640, powervr-gx6250): "+gpuArgHelp)
 	f.BoolVar(&progress, "progress", false, "show a progress bar even when stderr is not a terminal")
 	f.IntVar(&workers, "jobs", runtime.GOMAXPROCS(0), "tests to run at once (each on its own simulated device)")
+	addTraceFlags(cmd, &tf, suiteInterval)
 	nameArgs(cmd, "gpu", "GPU", "out", "DIR", "jobs", "N")
 	return cmd
 }

@@ -44,6 +44,8 @@ type Job struct {
 	// spv, when set, is the module to run (Kernel then only names it):
 	// demo runs a kernel the binary carries.
 	spv []byte
+	// trace is --trace and --trace-interval (run only).
+	trace *traceFlags
 }
 
 // profiled says whether the run charges its cost to instructions: for

@@ -38,6 +38,7 @@ type renderFlags struct {
 	width, height, frames          int
 	orbit                          float64
 	asJSON                         bool
+	trace                          traceFlags
 	// The main pass's attachments.
 	msaa                         int
 	depth, colorLoad, colorStore string
@@ -93,6 +94,9 @@ docs/counters.md. GPU is ` + gpuArgHelp + `.`,
   pocketgpu render --gpu powervr-gx6250 shadows --msaa 2`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := rf.trace.check(cmd); err != nil {
+				return err
+			}
 			return runRender(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), args[0], rf)
 		},
 	}
@@ -117,6 +121,7 @@ docs/counters.md. GPU is ` + gpuArgHelp + `.`,
 	f.StringVar(&rf.colorLoad, "color-load", "clear", "the main pass's colour load action: clear, load or dont-care")
 	f.StringVar(&rf.depthLoad, "depth-load", "clear", "the main pass's depth load action: clear, load or dont-care")
 	f.StringVar(&rf.colorStore, "color-store", "store", "the main pass's colour store action: store or dont-care")
+	addTraceFlags(cmd, &rf.trace, runInterval)
 	nameArgs(cmd, "gpu", "GPU", "width", "PIXELS", "height", "PIXELS", "frames", "N", "camera-orbit", "DEGREES", "mode", "MODE", "vs", "FILE", "fs", "FILE", "out", "DIR", "layout", "LAYOUT",
 		"msaa", "SAMPLES", "depth", "FORMAT", "color-load", "ACTION", "depth-load", "ACTION", "color-store", "ACTION", "compute", "JOB.yaml", "compute-priority", "PRIORITY")
 	return cmd
@@ -327,6 +332,12 @@ func runRender(ctx context.Context, out, stderr io.Writer, sceneArg string, rf r
 	if secs := renderSecondsPerPixel * float64(rf.width) * float64(rf.height) * float64(rf.frames); secs >= 60 {
 		fmt.Fprintf(stderr, "pocketgpu: %s of %d frame(s) takes about %s here. Progress follows; Ctrl-C stops and prints the frames finished.\n", what, rf.frames, formatDuration(secs))
 	}
+	tr, err := rf.trace.create("pocketgpu render " + sceneArg)
+	if err != nil {
+		return err
+	}
+	defer tr.abort() // unless finished below
+	opt.Trace = tr.sub(g.ID)
 	bar := newProgress(stderr, false, rf.frames*progressPerFrame, "render "+g.ID)
 	opt.Context = ctx
 	opt.Progress = func(p gfx.Progress) {
@@ -379,6 +390,9 @@ func runRender(ctx context.Context, out, stderr io.Writer, sceneArg string, rf r
 	bar.finish()
 	if len(rep.Frames) == 0 {
 		return stopped
+	}
+	if err := tr.finish(stderr); err != nil {
+		return err
 	}
 	js, err := json.MarshalIndent(rep, "", "  ")
 	if err != nil {

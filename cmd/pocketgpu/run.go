@@ -21,6 +21,7 @@ import (
 	"github.com/pocketgpu/pocketgpu/device"
 	"github.com/pocketgpu/pocketgpu/kernel"
 	"github.com/pocketgpu/pocketgpu/roofline"
+	"github.com/pocketgpu/pocketgpu/timing/trace"
 )
 
 func init() { subcommands = append(subcommands, newRunCmd) }
@@ -33,6 +34,7 @@ func newRunCmd() *cobra.Command {
 		asJSON                bool
 		csvFile               string
 		hotspots              bool
+		tf                    traceFlags
 		rooflineFile          string
 		htmlDir               string
 	)
@@ -140,6 +142,10 @@ A job file holds the same fields as YAML (see docs/run.md).`,
 			job.roofline = rooflineFile
 			job.html = htmlDir
 			job.command = commandLine(cmd.Context())
+			if err := tf.check(cmd); err != nil {
+				return err
+			}
+			job.trace = &tf
 			return runJob(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), job, asJSON)
 		},
 	}
@@ -164,6 +170,7 @@ A job file holds the same fields as YAML (see docs/run.md).`,
 	f.BoolVar(&hotspots, "hotspots", false, "charge cycles, stalls and memory work to source lines and print the annotated source (sources are compiled with -g)")
 	f.StringVar(&rooflineFile, "roofline", "", "draw the kernel on the GPU's roofline to FILE (.png or .svg; one file per GPU, named FILE-GPU.EXT, when several)")
 	f.StringVar(&htmlDir, "html", "", "write a self-contained report page to DIR/index.html: summary, occupancy and pipes over time, roofline, hotspots, static analysis and counters, a column per GPU")
+	addTraceFlags(cmd, &tf, runInterval)
 	nameArgs(cmd, "html", "DIR", "roofline", "FILE", "gpu", "GPU", "entry", "NAME", "define", "NAME[=VALUE]", "include", "DIR", "global", "X[,Y[,Z]]", "local", "X[,Y[,Z]]",
 		"offset", "X[,Y[,Z]]", "arg", "SPEC", "dump", "N=FILE", "print", "N[:COUNT]", "spec", "ID=VALUE", "max-instructions", "N", "warp-width", "N")
 	return cmd
@@ -250,6 +257,9 @@ func runJob(ctx context.Context, stdout, stderr io.Writer, j *Job, asJSON bool) 
 	if j.hotspots && j.Functional {
 		return badInputf("--hotspots charges the timing model's cycles to lines; --functional has none")
 	}
+	if j.trace != nil && j.trace.file != "" && j.Functional {
+		return badInputf("--trace records the timing model's run; --functional has none")
+	}
 	if j.roofline != "" && j.Functional {
 		return badInputf("--roofline places the timed run; --functional has no timing")
 	}
@@ -312,8 +322,13 @@ func runJob(ctx context.Context, stdout, stderr io.Writer, j *Job, asJSON bool) 
 	var results []runResult
 	var runs []*gpuRun
 	var stopped error
+	tr, err := j.trace.create("pocketgpu run " + filepath.Base(j.Kernel))
+	if err != nil {
+		return err
+	}
+	defer tr.abort() // unless finished below
 	for _, g := range gpus {
-		res, err := runOnGPU(ctx, stdout, stderr, g, spvFor[!g.HasFP64()], j, specs, dir)
+		res, err := runOnGPU(ctx, stdout, stderr, g, spvFor[!g.HasFP64()], j, specs, dir, tr.sub(g.ID))
 		if errors.Is(err, device.ErrStopped) && res != nil {
 			// Interrupted: print what ran, marked partial, then stop.
 			stopped = err
@@ -356,6 +371,9 @@ func runJob(ctx context.Context, stdout, stderr io.Writer, j *Job, asJSON bool) 
 		if stopped != nil {
 			break
 		}
+	}
+	if err := tr.finish(stderr); err != nil {
+		return err
 	}
 	if j.csv != "" {
 		if err := writeRunCSV(j.csv, results); err != nil {
@@ -428,7 +446,7 @@ type gpuRun struct {
 
 // runOnGPU runs the job on one GPU. Interrupted, it returns the partial
 // run with the error.
-func runOnGPU(ctx context.Context, stdout, stderr io.Writer, g *arch.GPU, spv []byte, j *Job, specs []kernel.Arg, dir string) (*gpuRun, error) {
+func runOnGPU(ctx context.Context, stdout, stderr io.Writer, g *arch.GPU, spv []byte, j *Job, specs []kernel.Arg, dir string, tr *trace.Trace) (*gpuRun, error) {
 	dev := device.Open(g)
 	if !j.quiet {
 		dev.Printf = stdout
@@ -448,7 +466,7 @@ func runOnGPU(ctx context.Context, stdout, stderr io.Writer, g *arch.GPU, spv []
 		return nil, runError(err)
 	}
 	nd := device.NDRange{Dims: len(j.Global), Global: dims3(j.Global), Local: dims3(j.Local), Offset: dims3(j.Offset)}
-	opt := device.Options{WarpWidth: j.WarpWidth, MaxWarpInsts: j.MaxInstructions, Context: ctx, Profile: j.profiled(), Timeline: j.html != ""}
+	opt := device.Options{WarpWidth: j.WarpWidth, MaxWarpInsts: j.MaxInstructions, Context: ctx, Profile: j.profiled(), Timeline: j.html != "", Trace: tr}
 	est, err := dev.Estimate(k, nd, bound.Args, opt)
 	if err != nil {
 		return nil, runError(err)

@@ -23,6 +23,7 @@ import (
 	"github.com/pocketgpu/pocketgpu/ir"
 	"github.com/pocketgpu/pocketgpu/timing"
 	"github.com/pocketgpu/pocketgpu/timing/mem"
+	"github.com/pocketgpu/pocketgpu/timing/trace"
 )
 
 // Role is the kind of work a job does; the description maps each role to
@@ -209,6 +210,10 @@ func (p *Processor) finish(j *Job, t float64) {
 	q.busyCycles += t - j.Parse
 	q.jobsDone++
 	p.done = append(p.done, j)
+	if p.e.Tracing() {
+		p.e.TraceSlice([]string{"Command processor", q.name}, j.Parse, t, j.Name,
+			trace.Float("parse_cycles", j.Start-j.Parse), trace.Uint("draws", uint64(max(j.Draws, 0))))
+	}
 	p.tryStart(q, t)
 	for _, w := range j.waiting {
 		p.tryStart(w.queue, t)
