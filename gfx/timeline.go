@@ -228,7 +228,20 @@ type frameTiming struct {
 }
 
 // unit is a fixed-function server: the time it is next free.
-type unit struct{ free, busy float64 }
+type unit struct {
+	free, busy float64
+	tr         *unitTrace // when tracing
+}
+
+// unitTrace is a unit's busy time as slices on its own track: back-to-back
+// bookings merge into one, so a rasteriser serving a warp after another
+// is one slice, not one per warp.
+type unitTrace struct {
+	e          *timing.Engine
+	path       []string
+	start, end float64
+	open       bool
+}
 
 // take books d cycles from t on (or when the unit frees), returning the
 // end.
@@ -236,7 +249,57 @@ func (u *unit) take(t, d float64) float64 {
 	s := max(t, u.free)
 	u.free = s + d
 	u.busy += d
+	if tr := u.tr; tr != nil && d > 0 {
+		if tr.open && s > tr.end {
+			tr.flush()
+		}
+		if !tr.open {
+			tr.start, tr.open = s, true
+		}
+		tr.end = u.free
+	}
 	return u.free
+}
+
+// flush writes the open slice.
+func (tr *unitTrace) flush() {
+	if tr.open {
+		tr.e.TraceSlice(tr.path, tr.start, tr.end, "busy")
+	}
+	tr.open = false
+}
+
+// traceUnits gives each fixed-function unit a track under "Fixed
+// function".
+func (tl *timeline) traceUnits() {
+	on := func(u *unit, name string) {
+		u.tr = &unitTrace{e: tl.e, path: []string{"Fixed function", name}}
+	}
+	on(&tl.vfetch, "vertex fetch")
+	on(&tl.prims, "primitive assembly")
+	on(&tl.tiler, "tiler")
+	on(&tl.gmem, "GMEM resolve")
+	for c := range tl.raster {
+		on(&tl.raster[c], fmt.Sprintf("rasteriser, core %d", c))
+		on(&tl.zs[c], fmt.Sprintf("ZS, core %d", c))
+		on(&tl.blend[c], fmt.Sprintf("blender, core %d", c))
+	}
+}
+
+// flushUnits writes the units' open slices.
+func (tl *timeline) flushUnits() {
+	for _, u := range []*unit{&tl.vfetch, &tl.prims, &tl.tiler, &tl.gmem} {
+		if u.tr != nil {
+			u.tr.flush()
+		}
+	}
+	for c := range tl.raster {
+		for _, u := range []*unit{&tl.raster[c], &tl.zs[c], &tl.blend[c]} {
+			if u.tr != nil {
+				u.tr.flush()
+			}
+		}
+	}
 }
 
 // timeline runs recorded frames on the engine.
@@ -777,6 +840,7 @@ func (r *Renderer) timeFrame(fr *frameRun, tasks []*task) (*frameTiming, error) 
 	if r.opt.Trace != nil {
 		tl.e.EnableTrace(r.opt.Trace)
 		tl.passes = map[int]*passSpan{}
+		tl.traceUnits()
 	}
 	if r.opt.Context != nil {
 		ctx := r.opt.Context
@@ -893,6 +957,7 @@ func (tl *timeline) traceTask(tk *task, core int, t float64, done func(float64))
 
 // tracePasses records frame i (ending at end) and its render passes.
 func (tl *timeline) tracePasses(i int, end float64) {
+	tl.flushUnits()
 	tl.e.TraceSlice([]string{"Frames"}, 0, end, fmt.Sprintf("frame %d", i))
 	keys := make([]int, 0, len(tl.passes))
 	for k := range tl.passes {

@@ -2,6 +2,7 @@ package gfx
 
 import (
 	"bytes"
+	"math"
 	"strings"
 	"testing"
 
@@ -16,8 +17,10 @@ func TestTraceOfFrame(t *testing.T) {
 		gpu  string
 		want []string
 	}{
-		{"mali-g52", []string{"Command processor/js0", "Command processor/js1", "Render/passes", "Render/tiles, core 0", "Render/vertex", "Render/tiler", "Frames"}},
-		{"adreno-640", []string{"Command processor/sqe", "Render/passes", "Render/bins", "Frames"}},
+		{"mali-g52", []string{"Command processor/js0", "Command processor/js1", "Render/passes", "Render/tiles, core 0", "Render/vertex", "Render/tiler", "Frames",
+			"Fixed function/vertex fetch", "Fixed function/primitive assembly", "Fixed function/tiler",
+			"Fixed function/rasteriser, core 0", "Fixed function/ZS, core 1", "Fixed function/blender, core 0"}},
+		{"adreno-640", []string{"Command processor/sqe", "Render/passes", "Render/bins", "Frames", "Fixed function/GMEM resolve", "Fixed function/blender, core 5"}},
 		{"powervr-gx6250", []string{"Render/passes", "Render/tiles, core 0", "Frames"}},
 	} {
 		t.Run(tc.gpu, func(t *testing.T) {
@@ -42,9 +45,13 @@ func TestTraceOfFrame(t *testing.T) {
 			}
 			paths := map[string]int{}
 			var groups uint64
+			var blendNS uint64
 			for _, s := range slices {
 				p := d.Path(s.Track)
 				paths[p]++
+				if strings.HasPrefix(p, "Fixed function/blender") {
+					blendNS += s.End - s.Start
+				}
 				if strings.HasPrefix(p, "Core ") && strings.Contains(p, "/engine ") {
 					groups += s.Args["groups"].(uint64)
 				}
@@ -57,9 +64,14 @@ func TestTraceOfFrame(t *testing.T) {
 			if paths["Frames"] != 2 {
 				t.Errorf("%d frame slices, want 2", paths["Frames"])
 			}
-			var want float64
+			var want, blend float64
 			for _, f := range fs {
 				want += f.Stats.Engine.Value("groups_issued")
+				blend += f.Stats.BlendBusyCycles
+			}
+			// The blenders' slices (in whole ns) cover their busy cycles.
+			if got := float64(blendNS) * g.ClockMHz / 1000; math.Abs(got-blend) > 0.01*blend+float64(paths["Fixed function/blender, core 0"]*g.Cores)*g.ClockMHz/1000 {
+				t.Errorf("blender slices cover %.0f cycles, the frames' blend_busy_cycles %.0f", got, blend)
 			}
 			if float64(groups) != want {
 				t.Errorf("issue slices hold %d groups, the frames' groups_issued %g", groups, want)

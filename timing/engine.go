@@ -120,6 +120,29 @@ type engine struct {
 	ops         uint64
 	stall       [numCauses]float64
 	busyUntil   float64
+	// An open stall: from stallFrom the engine waits for stallW (for
+	// stallWhy). It is charged when the engine next steps, up to then: a
+	// wake may bring that step forward and the choice changes, so
+	// charging the whole predicted wait at once would count the overlap
+	// twice.
+	stallFrom float64
+	stallWhy  Cause
+	stallW    *warpState
+}
+
+// closeStall charges the engine's open stall up to t.
+func (e *Engine) closeStall(en *engine, t float64) {
+	w := en.stallW
+	if w == nil {
+		return
+	}
+	en.stallW = nil
+	if d := t - en.stallFrom; d > 0 {
+		en.stall[en.stallWhy] += d
+		if e.prof != nil {
+			e.prof.stalled(w, en.stallWhy, d)
+		}
+	}
 }
 
 type core struct {
@@ -371,6 +394,7 @@ func (e *Engine) wake(en *engine, t float64) {
 // step lets an engine issue one group at en.time or later.
 func (e *Engine) step(en *engine) {
 	t := en.time
+	e.closeStall(en, t)
 	if w := en.cand; w != nil {
 		en.cand = nil
 		if w.hasNext && !w.waiting && !w.finished {
@@ -391,10 +415,7 @@ func (e *Engine) step(en *engine) {
 		return
 	}
 	if start > t {
-		en.stall[why] += start - t
-		if e.prof != nil {
-			e.prof.stalled(w, why, start-t)
-		}
+		en.stallFrom, en.stallWhy, en.stallW = t, why, w
 		e.wake(en, start)
 		en.cand = w
 		return

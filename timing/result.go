@@ -86,7 +86,10 @@ func (e *Engine) result(cycles float64) *Result {
 		// warp to run.
 		perEngine := cycles * float64(len(co.engines))
 		noWarp := perEngine - cissue
-		for k := range cstall {
+		for k := StallMemory; k < numCauses; k++ {
+			// (Waits charged to no cause are not reported: they are
+			// left to no-warp with the rest, so the causes and issue
+			// add up to the engines' time.)
 			noWarp -= cstall[k]
 		}
 		cstall[StallNoWarp] += math.Max(noWarp, 0)
