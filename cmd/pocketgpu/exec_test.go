@@ -63,8 +63,11 @@ func hostBinary(t *testing.T, src string) string {
 var hostTimedLine = regexp.MustCompile(`(?m)^(clock_gettime|gettimeofday)\s+(\d+) ns, its event (\d+) ns$`)
 
 // A program that times kernels with the host clock measures the simulated
-// GPU under --virtual-clock (within 1% of the event time), and the
-// simulator without it.
+// GPU under --virtual-clock: the event's time plus the host's own time
+// around the call (a few µs on an idle machine, under 1%; more when the
+// machine is loaded and the program waits for a CPU, so the test allows
+// half the event time — simulating the kernel takes about a second, which
+// a missing shift would show), and the simulator without it.
 func TestExecVirtualClock(t *testing.T) {
 	dir := icdForTest(t)
 	bin := hostBinary(t, "../../examples/hosttimed.c")
@@ -82,8 +85,8 @@ func TestExecVirtualClock(t *testing.T) {
 		for _, m := range lines {
 			host, _ := strconv.ParseFloat(m[2], 64)
 			event, _ := strconv.ParseFloat(m[3], 64)
-			if event <= 0 || math.Abs(host-event)/event > 0.01 {
-				t.Errorf("%s: %s measured %.0f ns around a kernel whose event says %.0f ns: more than 1%% apart", gpu, m[1], host, event)
+			if event <= 0 || host < 0.99*event || host > 1.5*event {
+				t.Errorf("%s: %s measured %.0f ns around a kernel whose event says %.0f ns", gpu, m[1], host, event)
 			}
 		}
 	}
