@@ -340,3 +340,39 @@ func TestExecTraceBadInput(t *testing.T) {
 		}
 	}
 }
+
+// A program that releases its context and ends with _exit (no atexit
+// hooks) has its trace from the release: each device's commands on its
+// own group.
+func TestExecTraceReleaseExit(t *testing.T) {
+	dir := icdForTest(t)
+	bin := hostBinary(t, "testdata/opencl/release_exit.c")
+	file := filepath.Join(t.TempDir(), "t.pftrace")
+	code, out, errOut := runCLI(t, "exec", "--icd", dir, "--gpu", "mali-g52", "--gpu", "adreno-640", "--trace", file, "--", bin)
+	if code != 0 || out != "done\n" {
+		t.Fatalf("exit %d: %s%s", code, out, errOut)
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := trace.Decode(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices, err := d.Slices()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string][]string{}
+	for _, s := range slices {
+		got[d.Path(s.Track)] = append(got[d.Path(s.Track)], s.Name)
+	}
+	want := map[string][]string{
+		"Mali-G52 MP2/OpenCL commands":            {"write buffer", "read buffer"},
+		"QUALCOMM Adreno(TM) 640/OpenCL commands": {"write buffer", "write buffer", "read buffer"},
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("command tracks %q, want %q", got, want)
+	}
+}
