@@ -327,13 +327,17 @@ func TestExecTrace(t *testing.T) {
 
 // Bad --trace input is refused before the program runs.
 func TestExecTraceBadInput(t *testing.T) {
-	dir := t.TempDir() // not an ICD: every case must fail before it matters
+	dir := t.TempDir()           // not an ICD: every case must fail before it matters
+	prog, err := os.Executable() // a program that exists, with only Go on PATH too
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, args := range [][]string{
-		{"exec", "--icd", dir, "--trace", "/no/such/dir/t.pftrace", "--", "true"},
-		{"exec", "--icd", dir, "--trace", filepath.Join(dir, "t.pftrace"), "--trace-interval", "0", "--", "true"},
-		{"exec", "--icd", dir, "--trace", filepath.Join(dir, "t.pftrace"), "--trace-interval", "NaN", "--", "true"},
-		{"exec", "--icd", dir, "--trace-interval", "100", "--", "true"},
-		{"exec", "--icd", dir, "--trace", filepath.Join(dir, "t.pftrace"), "--functional", "--", "true"},
+		{"exec", "--icd", dir, "--trace", "/no/such/dir/t.pftrace", "--", prog},
+		{"exec", "--icd", dir, "--trace", filepath.Join(dir, "t.pftrace"), "--trace-interval", "0", "--", prog},
+		{"exec", "--icd", dir, "--trace", filepath.Join(dir, "t.pftrace"), "--trace-interval", "NaN", "--", prog},
+		{"exec", "--icd", dir, "--trace-interval", "100", "--", prog},
+		{"exec", "--icd", dir, "--trace", filepath.Join(dir, "t.pftrace"), "--functional", "--", prog},
 	} {
 		if code, _, errOut := runCLI(t, args...); code != exitBadInput || !strings.Contains(errOut, "trace") {
 			t.Errorf("%v: exit %d (%q), want 2 and a message", args, code, errOut)
