@@ -126,10 +126,17 @@ func runExec(cmd *cobra.Command, o execOptions, args []string) error {
 		defer report.cleanup()
 	}
 	var traceFile string
+	ran := false
 	if o.trace.file != "" {
 		if traceFile, err = createExecTrace(o.trace.file); err != nil {
 			return err
 		}
+		// An error before the program runs leaves no empty file behind.
+		defer func() {
+			if !ran {
+				os.Remove(traceFile)
+			}
+		}()
 	}
 	dir := o.icdDir
 	if dir == "" {
@@ -156,6 +163,7 @@ func runExec(cmd *cobra.Command, o execOptions, args []string) error {
 	// Ctrl-C reaches the program (it is in our process group); exec waits
 	// for it to end and still writes the report of what ran.
 	runErr := run.Run()
+	ran = true
 	if report != nil {
 		if err := report.finish(stderr, gpus); err != nil {
 			return err
