@@ -4,6 +4,7 @@ import (
 	"sync"
 
 	"github.com/pocketgpu/pocketgpu/device"
+	"github.com/pocketgpu/pocketgpu/timing/trace"
 )
 
 // Context is a cl_context: its devices, each with the simulated GPU the
@@ -107,6 +108,7 @@ type Queue struct {
 	Functional bool
 	sim        *simDevice
 	state      *queueState
+	track      *trace.Track // the queue's commands on the trace, or nil
 	// waits and parent are set on a view made by After.
 	waits  []*Event
 	parent *Queue
@@ -135,7 +137,7 @@ func (c *Context) NewQueue(d *Device, props uint64) (*Queue, error) {
 		return nil, errorf(InvalidQueueProperties, "on-device queues are not supported")
 	}
 	q := &Queue{Ctx: c, Device: d, Profiling: props&QueueProfiling != 0, OutOfOrder: props&QueueOutOfOrder != 0,
-		sim: sim, state: &queueState{}}
+		sim: sim, state: &queueState{}, track: d.queueTrack()}
 	c.sched.Lock()
 	c.queues = append(c.queues, q)
 	c.sched.Unlock()

@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 
 	"github.com/pocketgpu/pocketgpu/arch"
+	"github.com/pocketgpu/pocketgpu/timing/trace"
 )
 
 // Platform is the one pocketgpu platform: the GPUs a run simulates.
@@ -24,6 +25,7 @@ type Platform struct {
 	// Clock, if set, is the host program's virtual clock (exec
 	// --virtual-clock).
 	Clock    *VirtualClock
+	trace    *platformTrace // EnableTrace (trace.go)
 	seq      atomic.Uint64
 	recordMu sync.Mutex
 }
@@ -66,6 +68,10 @@ type Device struct {
 	// reads and moves: the GPU runs one command at a time whichever
 	// context sent it.
 	clock deviceClock
+	// trace is the device's part of the platform's trace and queues the
+	// number of its queues so far; both guarded by clock.mu.
+	trace  *trace.Trace
+	queues int
 }
 
 // driverProfile is what a vendor's driver says about itself: the strings,

@@ -217,7 +217,8 @@ func (q *Queue) NDRange(k *Kernel, dims int, global, local, offset []int) (*Even
 			rec.Local = r.Local[:dims]
 			return 0, nil
 		}
-		r, err := sim.dev.Time(dk, nd, devArgs, device.Options{})
+		// Under the device's clock lock (Queue.execute): its trace is ours.
+		r, err := sim.dev.Time(dk, nd, devArgs, device.Options{Trace: q.Device.trace})
 		if err != nil {
 			return 0, launchError(err)
 		}

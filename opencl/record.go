@@ -104,6 +104,9 @@ func (q *Queue) execute(cmd *pending) {
 	start := clock.ns
 	e.Submit, e.Start = start, start
 	rec := CommandRecord{Device: q.Device.Name(), Command: CommandName(e.Command), StartNS: start}
+	if tr := q.Device.trace; tr != nil {
+		tr.SetNow(float64(start)) // a kernel's engine tracks start with the command
+	}
 	ns, err := cmd.work(q.sim, &rec)
 	if err != nil {
 		clock.mu.Unlock()
@@ -114,6 +117,7 @@ func (q *Queue) execute(cmd *pending) {
 	}
 	clock.ns += uint64(math.Round(ns))
 	e.End = clock.ns
+	q.traceCommand(&rec, start, e.End)
 	p := q.Ctx.platform
 	if vc := p.Clock; vc != nil {
 		e.hostEnd = vc.simulated(host, time.Now(), ns, clock)

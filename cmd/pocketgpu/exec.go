@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -21,6 +22,7 @@ type execOptions struct {
 	report       string
 	virtualClock bool
 	icdDir       string
+	trace        traceFlags
 }
 
 func newExecCmd() *cobra.Command {
@@ -46,6 +48,10 @@ container, say), build the ICD with pocketgpu icd --out DIR and set:
   POCKETGPU_REPORT=FILE                a JSON line per command, as it ends
   POCKETGPU_VIRTUAL_CLOCK=1 LD_PRELOAD=DIR/libpocketgpu-clock.so
                                        as --virtual-clock
+  POCKETGPU_TRACE=FILE                 as --trace: a Perfetto timeline, written
+                                       when the last context is released and
+                                       when the program exits
+  POCKETGPU_TRACE_INTERVAL=CYCLES      as --trace-interval (default 1000)
 
 --virtual-clock is for programs that time the GPU with the host's clock
 (gettimeofday, clock_gettime, std::chrono around an enqueue and clFinish): it
@@ -55,7 +61,8 @@ host time the simulation takes is not seen.
 
 exec exits with the program's exit status.`,
 		Example: `  pocketgpu exec --gpu mali-g52 --gpu adreno-640 -- clinfo -l
-  pocketgpu exec --gpu adreno-640 --report saxpy.json -- python3 examples/saxpy.py`,
+  pocketgpu exec --gpu adreno-640 --report saxpy.json -- python3 examples/saxpy.py
+  pocketgpu exec --gpu mali-g52 --trace saxpy.pftrace -- python3 examples/saxpy.py`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runExec(cmd, o, args)
@@ -68,6 +75,7 @@ exec exits with the program's exit status.`,
 	f.StringVar(&o.report, "report", "", "write every command (kernel, sizes, simulated time, counters) to FILE as JSON, and print a summary at exit")
 	f.BoolVar(&o.virtualClock, "virtual-clock", false, "make the program's clocks show simulated time while it waits for the device")
 	f.StringVar(&o.icdDir, "icd", "", "use the ICD pocketgpu icd --out DIR built, instead of building one")
+	addTraceFlags(cmd, &o.trace, runInterval)
 	nameArgs(cmd, "gpu", "GPU")
 	nameArgs(cmd, "report", "FILE")
 	nameArgs(cmd, "icd", "DIR")
@@ -100,6 +108,12 @@ func runExec(cmd *cobra.Command, o execOptions, args []string) error {
 			gpus = append(gpus, n)
 		}
 	}
+	if err := o.trace.check(cmd); err != nil {
+		return err
+	}
+	if o.trace.file != "" && o.functional {
+		return badInputf("--trace needs the timing model: drop --functional")
+	}
 	program, err := exec.LookPath(args[0])
 	if err != nil {
 		return badInputf("%s: %v", args[0], err)
@@ -110,6 +124,19 @@ func runExec(cmd *cobra.Command, o execOptions, args []string) error {
 			return err
 		}
 		defer report.cleanup()
+	}
+	var traceFile string
+	ran := false
+	if o.trace.file != "" {
+		if traceFile, err = createExecTrace(o.trace.file); err != nil {
+			return err
+		}
+		// An error before the program runs leaves no empty file behind.
+		defer func() {
+			if !ran {
+				os.Remove(traceFile)
+			}
+		}()
 	}
 	dir := o.icdDir
 	if dir == "" {
@@ -126,6 +153,9 @@ func runExec(cmd *cobra.Command, o execOptions, args []string) error {
 	if report != nil {
 		env = append(env, "POCKETGPU_REPORT="+report.lines)
 	}
+	if traceFile != "" {
+		env = append(env, "POCKETGPU_TRACE="+traceFile, fmt.Sprintf("POCKETGPU_TRACE_INTERVAL=%g", o.trace.interval))
+	}
 	run := exec.Command(program, args[1:]...)
 	run.Args[0] = args[0]
 	run.Env = env
@@ -133,10 +163,14 @@ func runExec(cmd *cobra.Command, o execOptions, args []string) error {
 	// Ctrl-C reaches the program (it is in our process group); exec waits
 	// for it to end and still writes the report of what ran.
 	runErr := run.Run()
+	ran = true
 	if report != nil {
 		if err := report.finish(stderr, gpus); err != nil {
 			return err
 		}
+	}
+	if traceFile != "" {
+		finishExecTrace(stderr, o.trace.file, traceFile)
 	}
 	var exit *exec.ExitError
 	if errors.As(runErr, &exit) {
@@ -156,7 +190,8 @@ func runExec(cmd *cobra.Command, o execOptions, args []string) error {
 // dir alone, the GPUs, and what the flags ask for.
 func execEnv(base []string, dir string, gpus []string, o execOptions) []string {
 	drop := map[string]bool{"OCL_ICD_VENDORS": true, "OCL_ICD_FILENAMES": true, "POCKETGPU_GPUS": true,
-		"POCKETGPU_FUNCTIONAL": true, "POCKETGPU_REPORT": true, "POCKETGPU_VIRTUAL_CLOCK": true}
+		"POCKETGPU_FUNCTIONAL": true, "POCKETGPU_REPORT": true, "POCKETGPU_VIRTUAL_CLOCK": true,
+		"POCKETGPU_TRACE": true, "POCKETGPU_TRACE_INTERVAL": true}
 	var env []string
 	preload := ""
 	for _, kv := range base {
@@ -189,4 +224,43 @@ func execEnv(base []string, dir string, gpus []string, o execOptions) []string {
 		env = append(env, "LD_PRELOAD="+preload)
 	}
 	return env
+}
+
+// The trace of exec is written by the platform, inside the program: the
+// whole timeline again when its last context is released and when it
+// exits (an atexit hook of the ICD), each time by renaming a complete
+// file over the last. So a program that never releases its context, or
+// that dies after releasing it, still leaves a whole trace, and there is
+// no partial file to merge afterwards. One process's timeline: if the
+// program starts several OpenCL processes, the last to write wins.
+
+// createExecTrace makes the trace file, so a bad path fails before the
+// program runs, and returns its absolute path (the program may change
+// directory).
+func createExecTrace(name string) (string, error) {
+	f, err := os.Create(name)
+	if err != nil {
+		return "", badInputf("--trace %s: %v", name, unwrapPath(err))
+	}
+	f.Close()
+	abs, err := filepath.Abs(name)
+	if err != nil {
+		return "", err
+	}
+	return abs, nil
+}
+
+// finishExecTrace says what the program left in the trace file; an empty
+// one (no context made on the platform) is removed.
+func finishExecTrace(stderr io.Writer, name, path string) {
+	st, err := os.Stat(path)
+	switch {
+	case err != nil:
+		fmt.Fprintf(stderr, "--trace %s: %v\n", name, unwrapPath(err))
+	case st.Size() == 0:
+		os.Remove(path)
+		fmt.Fprintf(stderr, "no trace written to %s: the program used no pocketgpu device, or was killed before it released its context or exited\n", name)
+	default:
+		fmt.Fprintf(stderr, "wrote trace %s (%d bytes)\n", name, st.Size())
+	}
 }

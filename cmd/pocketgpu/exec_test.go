@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"os/exec"
@@ -13,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/pocketgpu/pocketgpu/opencl"
+	"github.com/pocketgpu/pocketgpu/timing/trace"
 )
 
 // testICD builds the ICD (and clock shim) once for the package's tests.
@@ -250,5 +253,133 @@ func TestExecPyOpenCLArrays(t *testing.T) {
 				t.Errorf("%s: %s is not True:\n%s%s", gpu, name, out, errOut)
 			}
 		}
+	}
+}
+
+// exec --trace: a slice per command on the queue's track at its profiling
+// times, engine tracks whose groups add up to the report's groups_issued,
+// and the same bytes from a second run.
+func TestExecTrace(t *testing.T) {
+	dir := icdForTest(t)
+	bin := hostBinary(t, "../../examples/hosttimed.c")
+	tmp := t.TempDir()
+	var first []byte
+	for run := 0; run < 2; run++ {
+		file := filepath.Join(tmp, fmt.Sprintf("t%d.pftrace", run))
+		report := filepath.Join(tmp, fmt.Sprintf("r%d.json", run))
+		code, out, errOut := runCLI(t, "exec", "--icd", dir, "--gpu", "mali-g52", "--trace", file, "--trace-interval", "500", "--report", report, "--", bin, "8192")
+		if code != 0 || !strings.Contains(errOut, "wrote trace "+file) {
+			t.Fatalf("exit %d: %s%s", code, out, errOut)
+		}
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if run == 1 {
+			if !bytes.Equal(data, first) {
+				t.Errorf("two runs gave different traces (%d and %d bytes)", len(first), len(data))
+			}
+			break
+		}
+		first = data
+		var rep execReport
+		if raw, err := os.ReadFile(report); err != nil || json.Unmarshal(raw, &rep) != nil {
+			t.Fatalf("report: %v", err)
+		}
+		d, err := trace.Decode(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		slices, err := d.Slices()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var cmds []trace.DecodedSlice
+		var groups uint64
+		engines := 0
+		for _, s := range slices {
+			p := d.Path(s.Track)
+			switch {
+			case p == "Mali-G52 MP2/OpenCL commands":
+				cmds = append(cmds, s)
+			case strings.HasPrefix(p, "Mali-G52 MP2/Core ") && strings.Contains(p, "/engine "):
+				engines++
+				groups += s.Args["groups"].(uint64)
+			}
+		}
+		if len(cmds) != len(rep.Commands) {
+			t.Fatalf("%d command slices for %d commands", len(cmds), len(rep.Commands))
+		}
+		var want uint64
+		for i, c := range rep.Commands {
+			name := c.Kernel
+			if c.Command == "read" {
+				name = "read buffer"
+			}
+			s := cmds[i]
+			if s.Name != name || s.Start != c.StartNS || s.End != c.EndNS {
+				t.Errorf("command %d: slice %q %d..%d, report %q %d..%d", i, s.Name, s.Start, s.End, name, c.StartNS, c.EndNS)
+			}
+			want += uint64(c.Counters.Value("groups_issued"))
+		}
+		if engines == 0 || groups != want || want == 0 {
+			t.Errorf("%d engine slices hold %d groups, the report's groups_issued %d", engines, groups, want)
+		}
+	}
+}
+
+// Bad --trace input is refused before the program runs.
+func TestExecTraceBadInput(t *testing.T) {
+	dir := t.TempDir()           // not an ICD: every case must fail before it matters
+	prog, err := os.Executable() // a program that exists, with only Go on PATH too
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"exec", "--icd", dir, "--trace", "/no/such/dir/t.pftrace", "--", prog},
+		{"exec", "--icd", dir, "--trace", filepath.Join(dir, "t.pftrace"), "--trace-interval", "0", "--", prog},
+		{"exec", "--icd", dir, "--trace", filepath.Join(dir, "t.pftrace"), "--trace-interval", "NaN", "--", prog},
+		{"exec", "--icd", dir, "--trace-interval", "100", "--", prog},
+		{"exec", "--icd", dir, "--trace", filepath.Join(dir, "t.pftrace"), "--functional", "--", prog},
+	} {
+		if code, _, errOut := runCLI(t, args...); code != exitBadInput || !strings.Contains(errOut, "trace") {
+			t.Errorf("%v: exit %d (%q), want 2 and a message", args, code, errOut)
+		}
+	}
+}
+
+// A program that releases its context and ends with _exit (no atexit
+// hooks) has its trace from the release: each device's commands on its
+// own group.
+func TestExecTraceReleaseExit(t *testing.T) {
+	dir := icdForTest(t)
+	bin := hostBinary(t, "testdata/opencl/release_exit.c")
+	file := filepath.Join(t.TempDir(), "t.pftrace")
+	code, out, errOut := runCLI(t, "exec", "--icd", dir, "--gpu", "mali-g52", "--gpu", "adreno-640", "--trace", file, "--", bin)
+	if code != 0 || out != "done\n" {
+		t.Fatalf("exit %d: %s%s", code, out, errOut)
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := trace.Decode(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices, err := d.Slices()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string][]string{}
+	for _, s := range slices {
+		got[d.Path(s.Track)] = append(got[d.Path(s.Track)], s.Name)
+	}
+	want := map[string][]string{
+		"Mali-G52 MP2/OpenCL commands":            {"write buffer", "read buffer"},
+		"QUALCOMM Adreno(TM) 640/OpenCL commands": {"write buffer", "write buffer", "read buffer"},
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("command tracks %q, want %q", got, want)
 	}
 }

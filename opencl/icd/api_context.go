@@ -135,7 +135,14 @@ func pgRetainContext(c C.cl_context) (ret C.cl_int) {
 func pgReleaseContext(c C.cl_context) (ret C.cl_int) {
 	defer guardStatus("clReleaseContext", &ret)
 	defer inPlatform()()
-	return release[*opencl.Context](unsafe.Pointer(c), C.CL_INVALID_CONTEXT)
+	ret = release[*opencl.Context](unsafe.Pointer(c), C.CL_INVALID_CONTEXT)
+	if ret == C.CL_SUCCESS && liveContexts() == 0 {
+		// The program is done with the devices, most likely for good:
+		// the trace is written now too, in case it ends without exit
+		// (_exit, a signal) or is killed later.
+		writeTrace()
+	}
+	return ret
 }
 
 //export pgGetContextInfo

@@ -155,7 +155,15 @@ CL_API_ENTRY void *CL_API_CALL clGetExtensionFunctionAddress(const char *name) {
 	return pg_GetExtensionFunctionAddress(name);
 }
 
+// write_trace writes POCKETGPU_TRACE's timeline when the program exits
+// (returning from main, exit(), Python's interpreter ending), so a program
+// that never releases its context still leaves a complete trace. Not on
+// _exit or a fatal signal: the last context's release wrote what ran
+// until then.
+static void write_trace(void) { pgTraceExit(); }
+
 __attribute__((constructor)) static void fill_table(void) {
+	atexit(write_trace);
 	pg_fill_stubs(&table);
 	table.clGetPlatformIDs = pg_GetPlatformIDs;
 	table.clGetPlatformInfo = pg_GetPlatformInfo;

@@ -9,6 +9,10 @@
 //	POCKETGPU_REPORT=FILE       a JSON line per finished command
 //	POCKETGPU_VIRTUAL_CLOCK=1   move the program's clocks by simulated time
 //	                            (needs the clock shim preloaded)
+//	POCKETGPU_TRACE=FILE        a Perfetto timeline of the commands and
+//	                            kernels, written when the last context is
+//	                            released and when the program exits
+//	POCKETGPU_TRACE_INTERVAL=N  its sampling window in GPU cycles (1000)
 //
 //	go build -buildmode=c-shared -o DIR/libpocketgpu-icd.so ./opencl/icd
 package main
@@ -25,9 +29,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/pocketgpu/pocketgpu/opencl"
@@ -127,6 +135,11 @@ func observe(p *opencl.Platform) error {
 			}
 		}
 	}
+	if path := os.Getenv("POCKETGPU_TRACE"); path != "" {
+		if err := enableTrace(p, path, os.Getenv("POCKETGPU_TRACE_INTERVAL")); err != nil {
+			return err
+		}
+	}
 	if os.Getenv("POCKETGPU_VIRTUAL_CLOCK") == "1" {
 		if C.pg_clock_attach() == 0 {
 			return errors.New("POCKETGPU_VIRTUAL_CLOCK=1 needs the clock shim preloaded (LD_PRELOAD=.../libpocketgpu-clock.so; pocketgpu exec --virtual-clock does it)")
@@ -147,3 +160,47 @@ func inPlatform() func() {
 	c.Enter()
 	return c.Leave
 }
+
+// traced is the platform once it traces (POCKETGPU_TRACE), for the exit
+// hook, which must not set the platform up.
+var traced atomic.Pointer[opencl.Platform]
+
+// enableTrace has p record its timeline to path.
+func enableTrace(p *opencl.Platform, path, interval string) error {
+	if functional {
+		return errors.New("POCKETGPU_TRACE needs the timing model: unset POCKETGPU_FUNCTIONAL")
+	}
+	cycles := 0.0 // the default
+	if interval != "" {
+		v, err := strconv.ParseFloat(interval, 64)
+		if err != nil || !(v >= 1) || math.IsInf(v, 1) {
+			return fmt.Errorf("POCKETGPU_TRACE_INTERVAL=%q: want a number of cycles, 1 or more", interval)
+		}
+		cycles = v
+	}
+	name := "pocketgpu exec"
+	if len(os.Args) > 0 {
+		name += " " + filepath.Base(os.Args[0])
+	}
+	if err := p.EnableTrace(path, cycles, name); err != nil {
+		return fmt.Errorf("POCKETGPU_TRACE: %w", err)
+	}
+	traced.Store(p)
+	return nil
+}
+
+// writeTrace writes the trace so far, if the platform traces.
+func writeTrace() {
+	p := traced.Load()
+	if p == nil {
+		return
+	}
+	if _, err := p.WriteTrace(); err != nil {
+		fmt.Fprintf(os.Stderr, "pocketgpu: POCKETGPU_TRACE: %v\n", err)
+	}
+}
+
+// pgTraceExit is the C exit hook's (icd.c).
+//
+//export pgTraceExit
+func pgTraceExit() { writeTrace() }

@@ -284,3 +284,16 @@ func guardObject[T any](api string, errcode *C.cl_int, ret *T) {
 		setErr(errcode, C.CL_OUT_OF_RESOURCES)
 	}
 }
+
+// liveContexts is the number of contexts not yet released.
+func liveContexts() int {
+	registry.Lock()
+	defer registry.Unlock()
+	n := 0
+	for v := range registry.handles {
+		if _, ok := v.(*opencl.Context); ok {
+			n++
+		}
+	}
+	return n
+}
