@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -156,15 +157,43 @@ func cachedICD(cmd *cobra.Command) (string, error) {
 
 // sourceHash hashes the source files the ICD is built from: every Go, C
 // and header file of the module outside tests, testdata, docs and examples.
+// Symbolic links to directories are followed (WalkDir does not): a tree
+// of links to a checkout, as the doc test makes, would otherwise hash
+// only go.mod and reuse a stale build.
 func sourceHash(root string) (string, error) {
 	h := sha256.New()
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+	if err := hashTree(h, root, "", 0); err != nil {
+		return "", fmt.Errorf("reading the source to build the ICD from: %w", err)
+	}
+	fmt.Fprintf(h, "%s\n", runtime.Version())
+	return hex.EncodeToString(h.Sum(nil))[:16], nil
+}
+
+// hashTree adds the sources under dir to h, named by their paths under
+// the module (prefix).
+func hashTree(h io.Writer, dir, prefix string, depth int) error {
+	return filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
 		name := d.Name()
-		if d.IsDir() {
-			if path != root && (strings.HasPrefix(name, ".") || name == "testdata" || name == "docs" || name == "examples") {
+		rel, _ := filepath.Rel(dir, path)
+		rel = filepath.Join(prefix, rel)
+		isDir := d.IsDir()
+		if path != dir && d.Type()&fs.ModeSymlink != 0 {
+			st, err := os.Stat(path)
+			if err != nil {
+				return nil // a dangling link holds no source
+			}
+			if st.IsDir() {
+				if skipSourceDir(name) || depth >= 8 {
+					return nil // (a link to an ancestor would loop)
+				}
+				return hashTree(h, path+string(filepath.Separator), rel, depth+1)
+			}
+		}
+		if isDir {
+			if path != dir && skipSourceDir(name) {
 				return filepath.SkipDir
 			}
 			return nil
@@ -177,16 +206,14 @@ func sourceHash(root string) (string, error) {
 		if err != nil {
 			return err
 		}
-		rel, _ := filepath.Rel(root, path)
-		fmt.Fprintf(h, "%s %d\n", rel, len(data))
+		fmt.Fprintf(h, "%s %d\n", filepath.ToSlash(rel), len(data))
 		h.Write(data)
 		return nil
 	})
-	if err != nil {
-		return "", fmt.Errorf("reading the source to build the ICD from: %w", err)
-	}
-	fmt.Fprintf(h, "%s\n", runtime.Version())
-	return hex.EncodeToString(h.Sum(nil))[:16], nil
+}
+
+func skipSourceDir(name string) bool {
+	return strings.HasPrefix(name, ".") || name == "testdata" || name == "docs" || name == "examples"
 }
 
 // moduleRoot finds the pocketgpu source tree the working directory is in.
