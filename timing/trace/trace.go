@@ -154,7 +154,11 @@ func (tr *Track) Slice(start, end float64, name string, args ...Arg) {
 
 // Count adds a counter value from ts (ns) on; it holds until the next.
 func (tr *Track) Count(ts float64, v float64) {
-	tr.samples = append(tr.samples, sample{ts: ns(ts), v: v})
+	t := ns(ts)
+	if n := len(tr.samples); n > 0 && tr.samples[n-1].v == v && tr.samples[n-1].ts <= t {
+		return // the value holds already (the writer would drop it)
+	}
+	tr.samples = append(tr.samples, sample{ts: t, v: v})
 }
 
 // Arg is a named value attached to a slice (Perfetto's debug annotations,

@@ -212,8 +212,13 @@ func sliceEvents(lane []slice) []event {
 // value equal to the one before it (it would change nothing) and all but
 // the last of values at one time.
 func counterEvents(ss []sample) []event {
-	s := append([]sample(nil), ss...)
-	sort.SliceStable(s, func(i, j int) bool { return s[i].ts < s[j].ts })
+	s := ss
+	if !sort.SliceIsSorted(ss, func(i, j int) bool { return ss[i].ts < ss[j].ts }) {
+		// (Recorded in order, as the engine's samples are, they need
+		// neither a copy nor a sort.)
+		s = append([]sample(nil), ss...)
+		sort.SliceStable(s, func(i, j int) bool { return s[i].ts < s[j].ts })
+	}
 	var out []event
 	for i, x := range s {
 		if i+1 < len(s) && s[i+1].ts == x.ts {
