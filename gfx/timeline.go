@@ -14,6 +14,7 @@ import (
 	"github.com/pocketgpu/pocketgpu/timing"
 	"github.com/pocketgpu/pocketgpu/timing/cp"
 	"github.com/pocketgpu/pocketgpu/timing/mem"
+	"github.com/pocketgpu/pocketgpu/timing/trace"
 )
 
 // A frame's time comes from the timing engine: the functional renderer
@@ -233,13 +234,16 @@ type unit struct {
 	tr         *unitTrace // when tracing
 }
 
-// unitTrace is a unit's busy time as slices on its own track: back-to-back
-// bookings merge into one, so a rasteriser serving a warp after another
-// is one slice, not one per warp.
+// unitTrace is a unit's busy time as slices on its own track: bookings
+// less than a sampling window apart merge into one slice, whose
+// busy_cycles argument is the busy time inside it (a slice per warp made
+// a frame's trace fifteen times larger).
 type unitTrace struct {
 	e          *timing.Engine
 	path       []string
+	gap        float64 // the trace's interval, cycles
 	start, end float64
+	busy       float64
 	open       bool
 }
 
@@ -250,13 +254,14 @@ func (u *unit) take(t, d float64) float64 {
 	u.free = s + d
 	u.busy += d
 	if tr := u.tr; tr != nil && d > 0 {
-		if tr.open && s > tr.end {
+		if tr.open && s-tr.end > tr.gap {
 			tr.flush()
 		}
 		if !tr.open {
 			tr.start, tr.open = s, true
 		}
 		tr.end = u.free
+		tr.busy += d
 	}
 	return u.free
 }
@@ -264,16 +269,16 @@ func (u *unit) take(t, d float64) float64 {
 // flush writes the open slice.
 func (tr *unitTrace) flush() {
 	if tr.open {
-		tr.e.TraceSlice(tr.path, tr.start, tr.end, "busy")
+		tr.e.TraceSlice(tr.path, tr.start, tr.end, "busy", trace.Float("busy_cycles", tr.busy))
 	}
-	tr.open = false
+	tr.open, tr.busy = false, 0
 }
 
 // traceUnits gives each fixed-function unit a track under "Fixed
 // function".
 func (tl *timeline) traceUnits() {
 	on := func(u *unit, name string) {
-		u.tr = &unitTrace{e: tl.e, path: []string{"Fixed function", name}}
+		u.tr = &unitTrace{e: tl.e, path: []string{"Fixed function", name}, gap: tl.r.opt.Trace.Interval}
 	}
 	on(&tl.vfetch, "vertex fetch")
 	on(&tl.prims, "primitive assembly")

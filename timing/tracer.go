@@ -81,6 +81,8 @@ type engineTrace struct {
 
 type coreTrace struct {
 	warps, wgs *trace.Track
+	issue      *trace.Track // % of the engines' cycles issuing, per window
+	lastIssue  float64
 	pipes      []*trace.Track
 	lastBusy   []float64
 }
@@ -113,6 +115,7 @@ func (e *Engine) startTrace() {
 		ct := coreTrace{
 			warps:    t.Counter("warps", name, "resident warps"),
 			wgs:      t.Counter("work-groups", name, "resident work-groups"),
+			issue:    t.Counter("%", name, "issue busy"),
 			lastBusy: make([]float64, len(pipes)),
 		}
 		for _, en := range c.engines {
@@ -140,7 +143,11 @@ func (tr *tracer) issued(en *engine, k *Kernel, t, cycles float64) {
 		tr.sample(t)
 	}
 	et := &tr.engines[en.index]
-	if et.k != k || et.win != tr.window {
+	// One slice while the engine keeps issuing the same kernel: a new one
+	// after another kernel's groups or a gap of a whole window (how busy
+	// it was within windows is the core's issue counter). A slice per
+	// window was most of a long run's trace and of its cost.
+	if et.k != k || t-et.end > tr.interval {
 		tr.closeSlice(et)
 		et.k, et.win, et.start = k, tr.window, t
 	}
@@ -194,6 +201,12 @@ func (tr *tracer) flushWindow(w float64) {
 	ts := tr.ns(w)
 	for i, c := range e.cores {
 		ct := &tr.cores[i]
+		issue := 0.0
+		for _, en := range c.engines {
+			issue += en.issueCycles
+		}
+		ct.issue.Count(ts, 100*(issue-ct.lastIssue)/(tr.interval*float64(len(c.engines))))
+		ct.lastIssue = issue
 		for p := range ct.pipes {
 			busy := 0.0
 			for _, en := range c.engines {
@@ -217,6 +230,7 @@ func (tr *tracer) flushWindow(w float64) {
 func (tr *tracer) zeroWindow(w float64) {
 	ts := tr.ns(w)
 	for i := range tr.cores {
+		tr.cores[i].issue.Count(ts, 0)
 		for _, p := range tr.cores[i].pipes {
 			p.Count(ts, 0)
 		}
