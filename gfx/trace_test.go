@@ -35,11 +35,7 @@ func TestTraceOfFrame(t *testing.T) {
 				return fs, b.Bytes()
 			}
 			fs, data := once()
-			d, err := trace.Decode(data)
-			if err != nil {
-				t.Fatal(err)
-			}
-			slices, err := d.Slices()
+			d, slices, err := trace.DecodeSlices(data)
 			if err != nil {
 				t.Fatal(err)
 			}

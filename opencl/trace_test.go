@@ -56,11 +56,7 @@ func TestPlatformTrace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := trace.Decode(first)
-	if err != nil {
-		t.Fatal(err)
-	}
-	slices, err := d.Slices()
+	d, slices, err := trace.DecodeSlices(first)
 	if err != nil {
 		t.Fatal(err)
 	}

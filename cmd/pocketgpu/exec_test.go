@@ -286,11 +286,7 @@ func TestExecTrace(t *testing.T) {
 		if raw, err := os.ReadFile(report); err != nil || json.Unmarshal(raw, &rep) != nil {
 			t.Fatalf("report: %v", err)
 		}
-		d, err := trace.Decode(data)
-		if err != nil {
-			t.Fatal(err)
-		}
-		slices, err := d.Slices()
+		d, slices, err := trace.DecodeSlices(data)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -363,11 +359,7 @@ func TestExecTraceReleaseExit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := trace.Decode(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	slices, err := d.Slices()
+	d, slices, err := trace.DecodeSlices(data)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -31,11 +31,7 @@ func TestRunTrace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := trace.Decode(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	slices, err := d.Slices()
+	d, slices, err := trace.DecodeSlices(data)
 	if err != nil {
 		t.Fatal(err)
 	}

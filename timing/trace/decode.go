@@ -295,3 +295,17 @@ func (d *Decoded) Slices() ([]DecodedSlice, error) {
 	}
 	return out, nil
 }
+
+// DecodeSlices decodes a trace and pairs its slices, as a reader of a
+// written file wants both.
+func DecodeSlices(data []byte) (*Decoded, []DecodedSlice, error) {
+	d, err := Decode(data)
+	if err != nil {
+		return nil, nil, err
+	}
+	ss, err := d.Slices()
+	if err != nil {
+		return nil, nil, err
+	}
+	return d, ss, nil
+}
