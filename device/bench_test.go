@@ -64,26 +64,42 @@ func BenchmarkFunctional(b *testing.B) {
 	}
 }
 
+// timingBenchGPUs are the GPUs the timing benchmarks run on.
+var timingBenchGPUs = []string{"mali-g52", "adreno-640", "powervr-gx6250"}
+
+// timingBenchCase is one kernel launch of the timing benchmarks.
+type timingBenchCase struct {
+	name, file    string
+	global, local int
+	args          []string
+}
+
+// timingBenchCases are the timing benchmark's launches: an ALU-bound and
+// a memory-bound one, and with big the 1M-work-item stream.
+func timingBenchCases(big bool) []timingBenchCase {
+	stream := []string{"buf:f32x4:1048576", "buf:f32x4:1048576", "u32:1048576"}
+	cs := []timingBenchCase{
+		{"alu", "madloop.spv", 16384, 64, madArgs(16384, 64)},
+		{"stream", "stream.spv", 65536, 64, stream},
+	}
+	if big {
+		cs = append(cs, timingBenchCase{"stream-1M", "stream.spv", 1 << 20, 64, stream})
+	}
+	return cs
+}
+
 // BenchmarkTiming measures the timing model (executor included) on an
 // ALU-bound kernel (mad chains) and a memory-bound one (float4 streaming),
 // in warp instructions per second: the issue 4 goal is 5 million or more.
 // The 1M-work-item streaming case also reports the process's peak resident
 // memory (VmHWM), which must stay bounded.
 func BenchmarkTiming(b *testing.B) {
-	for _, gpu := range []string{"mali-g52", "adreno-640", "powervr-gx6250"} {
+	for _, gpu := range timingBenchGPUs {
 		g, err := arch.Lookup(gpu)
 		if err != nil {
 			b.Fatal(err)
 		}
-		for _, bc := range []struct {
-			name, file    string
-			global, local int
-			args          []string
-		}{
-			{"alu", "madloop.spv", 16384, 64, madArgs(16384, 64)},
-			{"stream", "stream.spv", 65536, 64, []string{"buf:f32x4:1048576", "buf:f32x4:1048576", "u32:1048576"}},
-			{"stream-1M", "stream.spv", 1 << 20, 64, []string{"buf:f32x4:1048576", "buf:f32x4:1048576", "u32:1048576"}},
-		} {
+		for _, bc := range timingBenchCases(true) {
 			b.Run(gpu+"/"+bc.name, func(b *testing.B) {
 				run := setupKernel(b, g, bc.file, bc.global, bc.local, bc.args...)
 				var insts, threadInsts float64

@@ -112,19 +112,12 @@ func itoa(i int) string { return strconv.Itoa(i) }
 // size. Interleaving the two keeps other load on the machine from
 // favouring either.
 func BenchmarkTimingTrace(b *testing.B) {
-	for _, gpu := range []string{"mali-g52", "adreno-640", "powervr-gx6250"} {
+	for _, gpu := range timingBenchGPUs {
 		g, err := arch.Lookup(gpu)
 		if err != nil {
 			b.Fatal(err)
 		}
-		for _, bc := range []struct {
-			name, file    string
-			global, local int
-			args          []string
-		}{
-			{"alu", "madloop.spv", 16384, 64, madArgs(16384, 64)},
-			{"stream", "stream.spv", 65536, 64, []string{"buf:f32x4:1048576", "buf:f32x4:1048576", "u32:1048576"}},
-		} {
+		for _, bc := range timingBenchCases(false) {
 			b.Run(gpu+"/"+bc.name, func(b *testing.B) {
 				run := setupKernelWith(b, g, bc.file, bc.global, bc.local, bc.args...)
 				var size int64

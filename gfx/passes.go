@@ -219,6 +219,11 @@ type renderPass struct {
 	bins         *BinLayout // gmem_bins, tiled mode
 }
 
+// tileGrid is how many tile_lists tiles cover the pass across and down.
+func (p *renderPass) tileGrid() (tx, ty int) {
+	return (p.w + p.tileW - 1) / p.tileW, (p.h + p.tileH - 1) / p.tileH
+}
+
 // defaultPasses is the pass list of a scene without passes: one pass with
 // colour and depth.
 func defaultPasses() []scene.Pass {

@@ -43,7 +43,7 @@ func (fr *frameRun) renderTiled() error {
 	p := fr.pass
 	W, H := p.w, p.h
 	tw, th := p.tileW, p.tileH
-	tx, ty := (W+tw-1)/tw, (H+th-1)/th
+	tx, ty := p.tileGrid()
 	levels := 1
 	if tl.Hierarchical {
 		levels = tl.HierarchyLevels
@@ -219,7 +219,7 @@ func (fr *frameRun) renderTiles(tls *tileLists, first, final bool) (float64, err
 	p := fr.pass
 	W, H := p.w, p.h
 	tw, th := p.tileW, p.tileH
-	tx, ty := (W+tw-1)/tw, (H+th-1)/th
+	tx, ty := p.tileGrid()
 	headerBytes, entryBytes := tl.PolygonListHeaderBytes, tl.PolygonListEntryBytes
 	perChunk := (tl.PolygonListChunkBytes - tl.PolygonListLinkBytes) / entryBytes
 	colorLoad, depthLoad := p.colorLoad, p.depthLoad

@@ -274,37 +274,34 @@ func (tr *unitTrace) flush() {
 	tr.open, tr.busy = false, 0
 }
 
+// eachUnit calls f with each fixed-function unit and its track's name.
+func (tl *timeline) eachUnit(f func(u *unit, name string)) {
+	f(&tl.vfetch, "vertex fetch")
+	f(&tl.prims, "primitive assembly")
+	f(&tl.tiler, "tiler")
+	f(&tl.gmem, "GMEM resolve")
+	for c := range tl.raster {
+		f(&tl.raster[c], fmt.Sprintf("rasteriser, core %d", c))
+		f(&tl.zs[c], fmt.Sprintf("ZS, core %d", c))
+		f(&tl.blend[c], fmt.Sprintf("blender, core %d", c))
+	}
+}
+
 // traceUnits gives each fixed-function unit a track under "Fixed
 // function".
 func (tl *timeline) traceUnits() {
-	on := func(u *unit, name string) {
+	tl.eachUnit(func(u *unit, name string) {
 		u.tr = &unitTrace{e: tl.e, path: []string{"Fixed function", name}, gap: tl.r.opt.Trace.Interval}
-	}
-	on(&tl.vfetch, "vertex fetch")
-	on(&tl.prims, "primitive assembly")
-	on(&tl.tiler, "tiler")
-	on(&tl.gmem, "GMEM resolve")
-	for c := range tl.raster {
-		on(&tl.raster[c], fmt.Sprintf("rasteriser, core %d", c))
-		on(&tl.zs[c], fmt.Sprintf("ZS, core %d", c))
-		on(&tl.blend[c], fmt.Sprintf("blender, core %d", c))
-	}
+	})
 }
 
 // flushUnits writes the units' open slices.
 func (tl *timeline) flushUnits() {
-	for _, u := range []*unit{&tl.vfetch, &tl.prims, &tl.tiler, &tl.gmem} {
+	tl.eachUnit(func(u *unit, _ string) {
 		if u.tr != nil {
 			u.tr.flush()
 		}
-	}
-	for c := range tl.raster {
-		for _, u := range []*unit{&tl.raster[c], &tl.zs[c], &tl.blend[c]} {
-			if u.tr != nil {
-				u.tr.flush()
-			}
-		}
-	}
+	})
 }
 
 // timeline runs recorded frames on the engine.

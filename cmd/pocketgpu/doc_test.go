@@ -231,8 +231,10 @@ func yamlNamesKernel(w string) bool {
 	if err != nil {
 		return false
 	}
-	return regexp.MustCompile(`\.(cl|comp)\b`).Match(data)
+	return namesKernel.Match(data)
 }
+
+var namesKernel = regexp.MustCompile(`\.(cl|comp)\b`)
 
 // scratchRoot makes a directory that looks like the repository's root:
 // examples/ copied (job files write next to themselves), everything else

@@ -265,22 +265,8 @@ func Cube() *Scene {
 	s := &Scene{Light: Vec3{0.5, 0.7, 0.5}.Norm()}
 	s.Textures = []Texture{checker("cube", 32, 4, [3]float64{0.95, 0.95, 0.95}, [3]float64{0.8, 0.2, 0.2})}
 	s.Materials = []Material{{Name: "cube", BaseColor: [4]float64{1, 1, 1, 1}, Texture: 0, Sampler: Sampler{Filter: Nearest, MinFilter: Nearest, Mipmap: MipNearest, Wrap: Repeat}}}
-	m := Mesh{Name: "cube", Material: 0}
-	faces := []struct{ n, u, v Vec3 }{
-		{Vec3{0, 0, 1}, Vec3{1, 0, 0}, Vec3{0, 1, 0}}, {Vec3{0, 0, -1}, Vec3{-1, 0, 0}, Vec3{0, 1, 0}},
-		{Vec3{1, 0, 0}, Vec3{0, 0, -1}, Vec3{0, 1, 0}}, {Vec3{-1, 0, 0}, Vec3{0, 0, 1}, Vec3{0, 1, 0}},
-		{Vec3{0, 1, 0}, Vec3{1, 0, 0}, Vec3{0, 0, -1}}, {Vec3{0, -1, 0}, Vec3{1, 0, 0}, Vec3{0, 0, 1}},
-	}
-	for _, f := range faces {
-		base := uint32(len(m.Positions))
-		for _, c := range [][2]float64{{-1, -1}, {1, -1}, {1, 1}, {-1, 1}} {
-			p := f.n.Add(f.u.Scale(c[0])).Add(f.v.Scale(c[1])).Scale(0.5)
-			m.Positions = append(m.Positions, [3]float32{float32(p[0]), float32(p[1]), float32(p[2])})
-			m.Normals = append(m.Normals, [3]float32{float32(f.n[0]), float32(f.n[1]), float32(f.n[2])})
-			m.TexCoords = append(m.TexCoords, [2]float32{float32(c[0]+1) / 2, float32(1-c[1]) / 2})
-		}
-		m.Indices = append(m.Indices, base, base+1, base+2, base, base+2, base+3)
-	}
+	m := box(0)
+	m.Name = "cube"
 	s.Meshes = []Mesh{m}
 	s.Instances = []Instance{{Mesh: 0, Transform: RotateY(0.6)}}
 	s.Camera = Camera{Eye: Vec3{0.4, 1.2, 2.2}, Target: Vec3{0, 0, 0}, Up: Vec3{0, 1, 0}, FovY: 50 * math.Pi / 180, Near: 0.3, Far: 10}
