@@ -70,15 +70,34 @@ type outTrack struct {
 	unit         string
 	rank         int
 	hasChildren  bool
-	events       []event
+	// A slice lane's begins and ends, or a counter's values: one of the two.
+	events  []event
+	slices  []slice
+	samples []sample
 }
 
-// event is a begin (of s), an end, or a counter's value v.
+// event is a slice lane's begin (of slices[i]) or end. It holds no
+// pointer, so a long trace's events cost the garbage collector nothing.
 type event struct {
 	ts  uint64
+	i   int32
 	typ uint8
-	s   *slice
-	v   float64
+}
+
+// len is how many events the track writes.
+func (ot *outTrack) len() int {
+	if ot.counter {
+		return len(ot.samples)
+	}
+	return len(ot.events)
+}
+
+// ts is the time of the track's i'th event.
+func (ot *outTrack) ts(i int) uint64 {
+	if ot.counter {
+		return ot.samples[i].ts
+	}
+	return ot.events[i].ts
 }
 
 // WriteTo writes the trace in Perfetto's protobuf format. It may be
@@ -103,9 +122,9 @@ func (t *Trace) WriteTo(w io.Writer) (int64, error) {
 			ot := &outTrack{uuid: uint64(len(tracks) + 1), parent: parent, name: name, counter: tr.counter, unit: tr.unit, rank: rank + i}
 			tracks = append(tracks, ot)
 			if tr.counter {
-				ot.events = counterEvents(tr.samples)
+				ot.samples = counterSamples(tr.samples)
 			} else {
-				ot.events = sliceEvents(l)
+				ot.slices, ot.events = l, sliceEvents(l)
 			}
 			if first == nil {
 				first = ot
@@ -193,12 +212,12 @@ func sliceEvents(lane []slice) []event {
 	out := make([]event, 0, 2*len(lane))
 	var stack []uint64
 	for i := range lane {
-		s := &lane[i]
+		s := lane[i]
 		for len(stack) > 0 && stack[len(stack)-1] <= s.start {
 			out = append(out, event{ts: stack[len(stack)-1], typ: typeSliceEnd})
 			stack = stack[:len(stack)-1]
 		}
-		out = append(out, event{ts: s.start, typ: typeSliceBegin, s: s})
+		out = append(out, event{ts: s.start, typ: typeSliceBegin, i: int32(i)})
 		stack = append(stack, s.end)
 	}
 	for len(stack) > 0 {
@@ -208,18 +227,25 @@ func sliceEvents(lane []slice) []event {
 	return out
 }
 
-// counterEvents is a counter track's values in time order, leaving out a
-// value equal to the one before it (it would change nothing) and all but
-// the last of values at one time.
-func counterEvents(ss []sample) []event {
-	s := ss
-	if !sort.SliceIsSorted(ss, func(i, j int) bool { return ss[i].ts < ss[j].ts }) {
-		// (Recorded in order, as the engine's samples are, they need
-		// neither a copy nor a sort.)
-		s = append([]sample(nil), ss...)
-		sort.SliceStable(s, func(i, j int) bool { return s[i].ts < s[j].ts })
+// counterSamples is a counter track's values in time order, leaving out
+// a value equal to the one before it (it would change nothing) and all but
+// the last of values at one time. Samples recorded in order and already
+// so (the engine's are) are used as they are.
+func counterSamples(ss []sample) []sample {
+	clean := func(s []sample) bool {
+		for i := 1; i < len(s); i++ {
+			if s[i].ts <= s[i-1].ts || s[i].v == s[i-1].v {
+				return false
+			}
+		}
+		return true
 	}
-	var out []event
+	if clean(ss) {
+		return ss
+	}
+	s := append([]sample(nil), ss...)
+	sort.SliceStable(s, func(i, j int) bool { return s[i].ts < s[j].ts })
+	out := s[:0]
 	for i, x := range s {
 		if i+1 < len(s) && s[i+1].ts == x.ts {
 			continue
@@ -227,7 +253,7 @@ func counterEvents(ss []sample) []event {
 		if n := len(out); n > 0 && out[n-1].v == x.v {
 			continue
 		}
-		out = append(out, event{ts: x.ts, typ: typeCounter, v: x.v})
+		out = append(out, x)
 	}
 	return out
 }
@@ -239,6 +265,7 @@ type encoder struct {
 	n        int64
 	err      error
 	pkt, sub []byte
+	hdr      [16]byte
 	names    map[string]uint64
 	argNames map[string]uint64
 	interned []byte // interned data for the packet being built
@@ -248,17 +275,19 @@ func (e *encoder) flush(pkt []byte) {
 	if e.err != nil {
 		return
 	}
-	var hdr [16]byte
-	h := protowire.AppendTag(hdr[:0], fTracePacket, protowire.BytesType)
+	h := protowire.AppendTag(e.hdr[:0], fTracePacket, protowire.BytesType)
 	h = protowire.AppendVarint(h, uint64(len(pkt)))
-	for _, b := range [][]byte{h, pkt} {
-		n, err := e.w.Write(b)
-		e.n += int64(n)
-		if err != nil {
-			e.err = err
-			return
-		}
+	e.write(h)
+	e.write(pkt)
+}
+
+func (e *encoder) write(b []byte) {
+	if e.err != nil {
+		return
 	}
+	n, err := e.w.Write(b)
+	e.n += int64(n)
+	e.err = err
 }
 
 // first opens the sequence: its incremental state (the interned names)
@@ -322,17 +351,24 @@ func (e *encoder) intern(m map[string]uint64, field protowire.Number, name strin
 	return iid
 }
 
-func (e *encoder) event(ot *outTrack, ev *event) {
+// event writes the track's i'th event.
+func (e *encoder) event(ot *outTrack, i int) {
 	e.interned = e.interned[:0]
+	var ts uint64
+	typ := uint8(typeCounter)
+	if !ot.counter {
+		ts, typ = ot.events[i].ts, ot.events[i].typ
+	}
 	te := protowire.AppendTag(e.sub[:0], fEventType, protowire.VarintType)
-	te = protowire.AppendVarint(te, uint64(ev.typ))
+	te = protowire.AppendVarint(te, uint64(typ))
 	te = protowire.AppendTag(te, fEventTrackUUID, protowire.VarintType)
 	te = protowire.AppendVarint(te, ot.uuid)
-	switch ev.typ {
+	switch typ {
 	case typeSliceBegin:
+		s := &ot.slices[ot.events[i].i]
 		te = protowire.AppendTag(te, fEventNameIID, protowire.VarintType)
-		te = protowire.AppendVarint(te, e.intern(e.names, fInternedEventNames, ev.s.name))
-		for _, a := range ev.s.args {
+		te = protowire.AppendVarint(te, e.intern(e.names, fInternedEventNames, s.name))
+		for _, a := range s.args {
 			var d []byte
 			d = protowire.AppendTag(d, fArgNameIID, protowire.VarintType)
 			d = protowire.AppendVarint(d, e.intern(e.argNames, fInternedArgNames, a.Name))
@@ -351,8 +387,9 @@ func (e *encoder) event(ot *outTrack, ev *event) {
 			te = protowire.AppendBytes(te, d)
 		}
 	case typeCounter:
+		ts = ot.samples[i].ts
 		// Whole values as varints: most counters count things.
-		if v := ev.v; v == math.Trunc(v) && math.Abs(v) < 1<<53 {
+		if v := ot.samples[i].v; v == math.Trunc(v) && math.Abs(v) < 1<<53 {
 			te = protowire.AppendTag(te, fEventCounterValue, protowire.VarintType)
 			te = protowire.AppendVarint(te, uint64(int64(v)))
 		} else {
@@ -362,7 +399,7 @@ func (e *encoder) event(ot *outTrack, ev *event) {
 	}
 	e.sub = te
 	p := protowire.AppendTag(e.pkt[:0], fPacketTimestamp, protowire.VarintType)
-	p = protowire.AppendVarint(p, ev.ts)
+	p = protowire.AppendVarint(p, ts)
 	p = protowire.AppendTag(p, fPacketSequenceID, protowire.VarintType)
 	p = protowire.AppendVarint(p, sequenceID)
 	p = protowire.AppendTag(p, fPacketSequenceFlags, protowire.VarintType)
@@ -380,7 +417,7 @@ func (e *encoder) event(ot *outTrack, ev *event) {
 // merge calls f for every track's events in time order: each track's are
 // in order already, so a heap of the tracks by their next event's time
 // interleaves them (ties: the track written first).
-func merge(tracks []*outTrack, f func(*outTrack, *event)) {
+func merge(tracks []*outTrack, f func(*outTrack, int)) {
 	// A cursor keeps its next event's time and its track's uuid in line:
 	// comparing them is the merge's inner loop.
 	type cursor struct {
@@ -413,8 +450,8 @@ func merge(tracks []*outTrack, f func(*outTrack, *event)) {
 		}
 	}
 	for _, t := range tracks {
-		if len(t.events) > 0 {
-			h = append(h, cursor{ts: t.events[0].ts, uuid: t.uuid, t: t})
+		if t.len() > 0 {
+			h = append(h, cursor{ts: t.ts(0), uuid: t.uuid, t: t})
 		}
 	}
 	for i := len(h)/2 - 1; i >= 0; i-- {
@@ -422,12 +459,12 @@ func merge(tracks []*outTrack, f func(*outTrack, *event)) {
 	}
 	for len(h) > 0 {
 		c := &h[0]
-		f(c.t, &c.t.events[c.i])
-		if c.i++; c.i == len(c.t.events) {
+		f(c.t, c.i)
+		if c.i++; c.i == c.t.len() {
 			h[0] = h[len(h)-1]
 			h = h[:len(h)-1]
 		} else {
-			c.ts = c.t.events[c.i].ts
+			c.ts = c.t.ts(c.i)
 		}
 		down(0)
 	}
