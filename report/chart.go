@@ -43,15 +43,21 @@ const (
 // must not: the XML declaration and the generator's comment.
 var svgProlog = regexp.MustCompile(`(?s)^.*?(<svg\b)`)
 
-// PlotSVG draws p as an <svg> element of the given size. Text is set in
+// Drawing is what draws itself on a canvas: a *plot.Plot, or a plot with
+// more around it (a roofline with its key).
+type Drawing interface {
+	Draw(draw.Canvas)
+}
+
+// PlotSVG draws d as an <svg> element of the given size. Text is set in
 // the fonts gonum measured it with where the reader has them, else in the
 // browser's sans-serif.
-func PlotSVG(p *plot.Plot, w, h vg.Length) (template.HTML, error) {
+func PlotSVG(d Drawing, w, h vg.Length) (template.HTML, error) {
 	c := vgsvg.New(w, h)
-	p.Draw(draw.New(c))
+	d.Draw(draw.New(c))
 	var b bytes.Buffer
 	if _, err := c.WriteTo(&b); err != nil {
-		return "", fmt.Errorf("report: drawing %q: %w", p.Title.Text, err)
+		return "", fmt.Errorf("report: drawing a chart: %w", err)
 	}
 	s := svgProlog.ReplaceAllString(b.String(), "$1")
 	s = fontFamily.ReplaceAllString(s, "font-family:'$1',Arial,sans-serif;")

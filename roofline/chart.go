@@ -12,6 +12,8 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+	"gonum.org/v1/plot/vg/vgsvg"
 )
 
 // Chart size.
@@ -36,10 +38,63 @@ var levelShapes = map[string]draw.GlyphDrawer{
 // levelLabel names a level beside its point.
 var levelLabel = map[string]string{Local: "local", L1: "L1", Texture: "tex", L2: "L2", SLC: "SLC", DRAM: "DRAM"}
 
+// Figure is a roofline plot with its key under it — the compute and the
+// memory roofs side by side, the kernels under both: a key inside the plot
+// covers roofs wherever it goes, since they cross the whole plot.
+type Figure struct {
+	Plot                    *plot.Plot
+	Compute, Memory, Points plot.Legend
+}
+
+// keyGap is the space between the plot and its key, and around the key.
+const keyGap = 8 * vg.Millimeter / 2
+
+// KeyHeight is the height the key takes under the plot.
+func (f *Figure) KeyHeight() vg.Length {
+	return f.rooflines() + keyGap + height(&f.Points) + 2*keyGap
+}
+
+// rooflines is the height of the key's roof columns.
+func (f *Figure) rooflines() vg.Length { return max(height(&f.Compute), height(&f.Memory)) }
+
+func height(l *plot.Legend) vg.Length {
+	r := l.Rectangle(draw.Canvas{})
+	return r.Max.Y - r.Min.Y
+}
+
+// Draw draws the plot on top of c and the key below it.
+func (f *Figure) Draw(c draw.Canvas) {
+	kh := f.KeyHeight()
+	top := c
+	top.Min.Y += kh
+	f.Plot.Draw(top)
+	key := c
+	key.Max.Y = c.Min.Y + kh - keyGap
+	key.Min.X += keyGap
+	half := (key.Max.X - key.Min.X) / 2
+	left, right, below := key, key, key
+	left.Max.X = key.Min.X + half
+	right.Min.X = key.Min.X + half
+	below.Max.Y = key.Max.Y - f.rooflines() - keyGap
+	f.Compute.Draw(left)
+	f.Memory.Draw(right)
+	f.Points.Draw(below)
+}
+
+// Title is the plot's title.
+func (f *Figure) Title() string { return f.Plot.Title.Text }
+
+func newKey() plot.Legend {
+	l := plot.NewLegend()
+	l.Top, l.Left = true, true
+	l.Padding = vg.Points(3)
+	return l
+}
+
 // Chart draws the roofs of the points' type and each point at every memory
 // level it touched (one marker shape per level). The points must be on
 // r's GPU; they are drawn in the units of the first point's type.
-func (r *Roofs) Chart(points []Point) (*plot.Plot, error) {
+func (r *Roofs) Chart(points []Point) (*Figure, error) {
 	if len(points) == 0 {
 		return nil, fmt.Errorf("roofline: no kernel to draw")
 	}
@@ -50,10 +105,7 @@ func (r *Roofs) Chart(points []Point) (*plot.Plot, error) {
 	p.Y.Label.Text = fmt.Sprintf("performance (G%s/s)", Unit(typ))
 	p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
 	p.X.Tick.Marker, p.Y.Tick.Marker = plot.LogTicks{Prec: -1}, plot.LogTicks{Prec: -1}
-	// Below the compute roofs and right of the memory roofs is where few
-	// kernels fall: the legend goes there.
-	p.Legend.Top, p.Legend.Left = false, false
-	p.Legend.Padding = vg.Points(4)
+	f := &Figure{Plot: p, Compute: newKey(), Memory: newKey(), Points: newKey()}
 	p.Add(plotter.NewGrid())
 
 	// The x range covers the ridge points and the points, with margins.
@@ -111,7 +163,7 @@ func (r *Roofs) Chart(points []Point) (*plot.Plot, error) {
 			l.Dashes = []vg.Length{vg.Points(6), vg.Points(3)}
 		}
 		p.Add(l)
-		p.Legend.Add(fmt.Sprintf("%s %.4g G%s/s", c.Label, c.Giga, Unit(typ)), l)
+		f.Compute.Add(fmt.Sprintf("%s %.4g G%s/s", c.Label, c.Giga, Unit(typ)), l)
 	}
 	dashes := [][]vg.Length{nil, {vg.Points(6), vg.Points(3)}, {vg.Points(2), vg.Points(2)}, {vg.Points(8), vg.Points(2), vg.Points(2), vg.Points(2)}, {vg.Points(1), vg.Points(3)}}
 	for i, m := range r.Memory {
@@ -123,7 +175,7 @@ func (r *Roofs) Chart(points []Point) (*plot.Plot, error) {
 		l.Color, l.Width = memoryColours[i%len(memoryColours)], vg.Points(1.5)
 		l.Dashes = dashes[i%len(dashes)]
 		p.Add(l)
-		p.Legend.Add(fmt.Sprintf("%s %.4g GB/s", m.Label, m.Giga), l)
+		f.Memory.Add(fmt.Sprintf("%s %.4g GB/s", m.Label, m.Giga), l)
 	}
 	for i, pt := range points {
 		var xys, at plotter.XYs
@@ -137,7 +189,7 @@ func (r *Roofs) Chart(points []Point) (*plot.Plot, error) {
 			xys = append(xys, xy)
 			shapes = append(shapes, levelShapes[l.Level])
 			// Levels at (nearly) the same intensity share one label.
-			if n := len(at); n > 0 && math.Abs(math.Log10(at[n-1].X/xy.X)) < 0.05 {
+			if n := len(at); n > 0 && math.Abs(math.Log10(at[n-1].X/xy.X)) < 0.15 {
 				names[n-1] += ", " + levelLabel[l.Level]
 				continue
 			}
@@ -152,9 +204,14 @@ func (r *Roofs) Chart(points []Point) (*plot.Plot, error) {
 			return nil, err
 		}
 		for i := range labels.TextStyle {
+			// Above and below the markers in turn, so that the labels of
+			// nearby levels do not run into each other.
 			labels.TextStyle[i].XAlign, labels.TextStyle[i].YAlign = draw.XLeft, draw.YBottom
+			if i%2 == 1 {
+				labels.TextStyle[i].YAlign = draw.YTop
+			}
 		}
-		labels.Offset = vg.Point{X: vg.Points(5), Y: vg.Points(3)}
+		labels.Offset = vg.Point{X: vg.Points(5)}
 		p.Add(labels)
 		s, err := plotter.NewScatter(xys)
 		if err != nil {
@@ -169,9 +226,9 @@ func (r *Roofs) Chart(points []Point) (*plot.Plot, error) {
 		if !pt.Measured {
 			what = "predicted"
 		}
-		p.Legend.Add(fmt.Sprintf("%s (%s, at each level it used): %.4g G%s/s", pt.Kernel, what, pt.Giga, Unit(pt.Type)), s)
+		f.Points.Add(fmt.Sprintf("%s (%s, a marker at each level it used): %.4g G%s/s", pt.Kernel, what, pt.Giga, Unit(pt.Type)), s)
 	}
-	return p, nil
+	return f, nil
 }
 
 // Save writes the chart to path, PNG or SVG by its extension.
@@ -179,11 +236,27 @@ func (r *Roofs) Save(path string, points []Point) error {
 	if err := CheckChartPath(path); err != nil {
 		return err
 	}
-	p, err := r.Chart(points)
+	f, err := r.Chart(points)
 	if err != nil {
 		return err
 	}
-	if err := p.Save(chartWidth, chartHeight, path); err != nil {
+	h := chartHeight + f.KeyHeight()
+	var c vg.CanvasWriterTo
+	if strings.EqualFold(filepath.Ext(path), ".svg") {
+		c = vgsvg.New(chartWidth, h)
+	} else {
+		c = vgimg.PngCanvas{Canvas: vgimg.New(chartWidth, h)}
+	}
+	f.Draw(draw.New(c))
+	out, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("roofline chart: %w", err)
+	}
+	if _, err := c.WriteTo(out); err != nil {
+		out.Close()
+		return fmt.Errorf("roofline chart: %w", err)
+	}
+	if err := out.Close(); err != nil {
 		return fmt.Errorf("roofline chart: %w", err)
 	}
 	return nil

@@ -63,7 +63,7 @@ func writeRunReport(dir string, rr *runReport) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		svg, err := report.PlotSVG(pl, report.ChartWidth, report.ChartHeight)
+		svg, err := report.PlotSVG(pl, report.ChartWidth, report.ChartHeight+pl.KeyHeight())
 		if err != nil {
 			return "", err
 		}
