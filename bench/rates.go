@@ -2,14 +2,17 @@ package bench
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/pocketgpu/pocketgpu/arch"
 )
 
 // rateOp is one instruction-rate measurement: rates.cl's kernels of that
-// operation (a scalar one, and vector ones where the hardware packs
-// sub-word types, Bifrost FP16x2 and INT8x4); the best is the rate, as the
-// seeds' authors reported the best they could reach.
+// operation (a scalar one, and vector ones: where the hardware packs
+// sub-word types, Bifrost FP16x2 and INT8x4, and where its lanes are
+// vectors, Midgard's vec4 and Rogue's packed pairs); the best is the rate,
+// as the seeds' authors (and clpeak) report the best they could reach.
+// Each kernel's own rate is a metric too.
 type rateOp struct {
 	Name  string // "fp32_fma"
 	Label string // "FP32 FMA (fma)"
@@ -29,13 +32,15 @@ type rateKernel struct {
 }
 
 var rateOps = []rateOp{
-	{"fp32_add", "FP32 add", []rateKernel{{"fp32_add", 1, "f32", "0.999", "0.5"}}, 1},
+	{"fp32_add", "FP32 add", []rateKernel{{"fp32_add", 1, "f32", "0.999", "0.5"}, {"fp32x4_add", 4, "f32x4", f4(0.999), f4(0.5)}}, 1},
 	{"fp32_mul", "FP32 mul", []rateKernel{{"fp32_mul", 1, "f32", "0.999", "0.5"}}, 1},
-	{"fp32_mad", "FP32 mad", []rateKernel{{"fp32_mad", 1, "f32", "0.999", "0.5"}}, 2},
-	{"fp32_fma", "FP32 fma()", []rateKernel{{"fp32_fma", 1, "f32", "0.999", "0.5"}}, 2},
-	{"fp16_add", "FP16 add", []rateKernel{{"fp16_add", 1, "f16", "0.999", "0.5"}, {"fp16x2_add", 2, "f16x2", "0.999,0.999", "0.5,0.5"}}, 1},
-	{"fp16_fma", "FP16 fma()", []rateKernel{{"fp16_fma", 1, "f16", "0.999", "0.5"}, {"fp16x2_fma", 2, "f16x2", "0.999,0.999", "0.5,0.5"}}, 2},
-	{"int32_add", "INT32 add", []rateKernel{{"int32_add", 1, "u32", "3", "5"}}, 0},
+	{"fp32_mad", "FP32 mad", []rateKernel{{"fp32_mad", 1, "f32", "0.999", "0.5"}, {"fp32x4_mad", 4, "f32x4", f4(0.999), f4(0.5)}}, 2},
+	{"fp32_fma", "FP32 fma()", []rateKernel{{"fp32_fma", 1, "f32", "0.999", "0.5"}, {"fp32x4_fma", 4, "f32x4", f4(0.999), f4(0.5)}}, 2},
+	{"fp16_add", "FP16 add", []rateKernel{{"fp16_add", 1, "f16", "0.999", "0.5"}, {"fp16x2_add", 2, "f16x2", "0.999,0.999", "0.5,0.5"},
+		{"fp16x4_add", 4, "f16x4", f4(0.999), f4(0.5)}, {"fp16x8_add", 8, "f16x8", f8(0.999), f8(0.5)}}, 1},
+	{"fp16_fma", "FP16 fma()", []rateKernel{{"fp16_fma", 1, "f16", "0.999", "0.5"}, {"fp16x2_fma", 2, "f16x2", "0.999,0.999", "0.5,0.5"},
+		{"fp16x4_fma", 4, "f16x4", f4(0.999), f4(0.5)}, {"fp16x8_fma", 8, "f16x8", f8(0.999), f8(0.5)}}, 2},
+	{"int32_add", "INT32 add", []rateKernel{{"int32_add", 1, "u32", "3", "5"}, {"int32x4_add", 4, "u32x4", "3,3,3,3", "5,5,5,5"}}, 0},
 	{"int32_mul", "INT32 mul", []rateKernel{{"int32_mul", 1, "u32", "3", "5"}}, 0},
 	{"int64_add", "INT64 add", []rateKernel{{"int64_add", 1, "u64", "3", "5"}}, 0},
 	{"int16_add", "INT16 add", []rateKernel{{"int16_add", 1, "u16", "3", "5"}, {"int16x2_add", 2, "u16x2", "3,3", "5,5"}}, 0},
@@ -44,6 +49,14 @@ var rateOps = []rateOp{
 	{"fp32_recip", "FP32 reciprocal", []rateKernel{{"fp32_recip", 1, "f32", "0.999", "0.5"}}, 1},
 	{"fp32_rsqrt", "FP32 rsqrt", []rateKernel{{"fp32_rsqrt", 1, "f32", "0.999", "0.5"}}, 1},
 	{"fp16_rsqrt", "FP16 rsqrt", []rateKernel{{"fp16_rsqrt", 1, "f16", "0.999", "0.5"}, {"fp16x2_rsqrt", 2, "f16x2", "0.999,0.999", "0.5,0.5"}}, 1},
+}
+
+// f4 and f8 are vector arguments of four and eight equal components.
+func f4(v float64) string { return vec(v, 4) }
+func f8(v float64) string { return vec(v, 8) }
+
+func vec(v float64, n int) string {
+	return strings.TrimSuffix(strings.Repeat(fmt.Sprintf("%g,", v), n), ",")
 }
 
 // opsPerIter is rates.cl's operations per accumulator set per iteration.
@@ -88,7 +101,7 @@ func (c *ctx) rate(file string, k rateKernel, iters int) (opsPerClk float64, war
 var ratesTest = &Test{
 	Name:  "rates",
 	Title: "Instruction rates",
-	Doc:   "Eight independent accumulators per work-item, 128 operations per loop iteration, a grid that fills every engine; operations per GPU clock (vector components counted one by one; FP16, INT16 and INT8 also as packed vectors, the best kept).",
+	Doc:   "Eight independent accumulators per work-item, 128 operations per loop iteration, a grid that fills every engine; operations per GPU clock (vector components counted one by one; the main operations also as float4, half2/4/8, uint4 or uchar4 vectors, the best kept).",
 	Points: func(g *arch.GPU, o Options) int {
 		return len(rateOps)
 	},

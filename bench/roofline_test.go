@@ -37,13 +37,6 @@ func measurePoint(l *launch, roofs *roofline.Roofs, itersArg, iters, warm int) (
 // log and docs/timing.md). A gap that closes fails the test, so the list
 // stays true.
 var rooflineGaps = map[string]string{
-	// Midgard's roofs count vec4 operations; rates.cl is scalar code, which
-	// two of the VLIW units take one component at a time (47% of the roof).
-	"mali-t760 fp32_add": "scalar code on vec4 roofs", "mali-t760 fp32_mad": "scalar code on vec4 roofs",
-	"mali-t760 fp16_add": "scalar code on vec4 roofs", "mali-t760 int32_add": "scalar code on vec4 roofs",
-	// Rogue's add roofs count two FP32 (four FP16) components an
-	// operation; rates.cl's float and half2 adds fill half of that.
-	"powervr-gx6250 fp32_add": "scalar code on packed roofs", "powervr-gx6250 fp16_add": "half2 code on a four-wide roof",
 	// No fused multiply-add in hardware: fma() is emulated (ops table:
 	// emulated, cycles_per_warp), far below the FMA roof, which counts mad.
 	"mali-t760 fp32_fma": "fma() emulated", "mali-t760 fp16_fma": "fma() emulated",

@@ -43,15 +43,26 @@ RATE(fp32_fma, float, FMA)
 RATE(fp32_rsqrt, float, RSQRT)
 RATE(fp32_recip, float, RECIP)
 
+// The same operations written as float4, as clpeak's vector kernels are:
+// a vec4 machine (Midgard) fills its lanes only so.
+RATE(fp32x4_add, float4, ADD)
+RATE(fp32x4_mad, float4, MAD)
+RATE(fp32x4_fma, float4, FMA)
+
 RATE(fp16_add, half, ADD)
 RATE(fp16_fma, half, FMA)
 RATE(fp16_rsqrt, half, RSQRT)
 RATE(fp16x2_add, half2, ADD)
 RATE(fp16x2_fma, half2, FMA)
 RATE(fp16x2_rsqrt, half2, RSQRT)
+RATE(fp16x4_add, half4, ADD)
+RATE(fp16x4_fma, half4, FMA)
+RATE(fp16x8_add, half8, ADD)
+RATE(fp16x8_fma, half8, FMA)
 
 RATE(int32_add, uint, IADD)
 RATE(int32_mul, uint, IMUL)
+RATE(int32x4_add, uint4, IADD)
 RATE(int64_add, ulong, IADD)
 RATE(int16_add, ushort, IADD)
 RATE(int16x2_add, ushort2, IADD)
