@@ -84,10 +84,15 @@ func (l *lowerer) phiCopies(blk *ir.Block) {
 	if blk.Term.Kind == ir.TermCond || blk.Term.Kind == ir.TermSwitch {
 		cond = blk.Term.Cond
 	}
-	used := map[int32]bool{}
+	// A source coalesces with one destination per successor: the copies
+	// of a loop's back edge and of its exit edge (LCSSA phis) take the
+	// same value to two places that are never live together, so an
+	// allocator gives all three one register.
+	type use struct{ src, to int32 }
+	used := map[use]bool{}
 	for _, c := range copies {
 		w, ok := lastW[c.src]
-		coalesce := ok && !c.overlap && l.ops[w].Kind == OpALU && !used[c.src] && !readByCopy[c.dst] && c.dst != cond
+		coalesce := ok && !c.overlap && l.ops[w].Kind == OpALU && !used[use{c.src, c.to}] && !readByCopy[c.dst] && c.dst != cond
 		if coalesce {
 			if r, read := lastR[c.dst]; read && r > w {
 				coalesce = false
@@ -101,7 +106,7 @@ func (l *lowerer) phiCopies(blk *ir.Block) {
 			}
 		}
 		if coalesce {
-			used[c.src] = true
+			used[use{c.src, c.to}] = true
 			l.ops[w].Writes = append(l.ops[w].Writes, c.dst)
 			continue
 		}

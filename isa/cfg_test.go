@@ -91,6 +91,25 @@ func TestPhiCopies(t *testing.T) {
 			}
 		}
 	}
+
+	// The loop as clang -O2 leaves it (LCSSA): the new value x1 goes to
+	// the header's phi x0 on the back edge and to the exit block's phi x2
+	// on the exit edge. x0 and x2 are never live together, so one
+	// register holds all three and neither edge needs a move — the loop
+	// must not pay each iteration for a copy its exit takes once.
+	// Slots: 0 x0, 1 x1, 2 cond, 3 x2, 4 result, 10 the constant.
+	lcssa := cfgProg(16,
+		[][]ir.Inst{{inst(ir.OpFAddF32, 1, 0, 10), inst(ir.OpFOrdLessThanF32, 2, 1, 10)}, {inst(ir.OpFAddF32, 4, 3, 10)}},
+		[]ir.Term{{Kind: ir.TermCond, Cond: 2}, {Kind: ir.TermReturn}},
+		[][]ir.Edge{{{To: 0, Moves: []ir.Move{{Dst: 0, Src: 1, N: 1}}}, {To: 1, Moves: []ir.Move{{Dst: 3, Src: 1, N: 1}}}}, nil})
+	lcssa.Consts = []ir.Const{{Slot: 10, Value: 0x3f800000}}
+	for _, gpu := range []string{"mali-g52", "adreno-640", "powervr-gx6250", "mali-t760"} {
+		lp := isatest.Lower(t, lcssa, gpu, 0)
+		isatest.CheckInvariants(t, "lcssa", lp)
+		if n := countClass(lp, 0, "move"); n != 0 {
+			t.Errorf("%s: an LCSSA loop's body has %d moves; its back-edge and exit copies coalesce", gpu, n)
+		}
+	}
 }
 
 // The static report sums groups along the CFG: the shortest and longest
