@@ -145,6 +145,9 @@ type L1 struct {
 	LatencyCycles   int     `yaml:"latency_cycles" min:"1" max:"100000" unit:"cycles" doc:"load-to-use latency on a hit"`
 	BytesPerCycle   float64 `yaml:"bytes_per_cycle" min:"0.001" max:"100000" unit:"B/cycle" doc:"bandwidth per core"`
 	LookupsPerCycle float64 `yaml:"lookups_per_cycle" min:"0.001" max:"1024" unit:"lookups/cycle" doc:"tag lookups per cycle: a warp access touching N lines (Rogue: N transactions) holds the cache for at least N / lookups_per_cycle cycles"`
+	// LanesPerCycle is 0 when the unit takes a whole warp's addresses at
+	// once.
+	LanesPerCycle float64 `yaml:"lanes_per_cycle" opt:"" min:"0.001" max:"1024" unit:"lanes/cycle" doc:"lane addresses the load/store unit takes per cycle: a warp access of N active lanes holds it for at least N / lanes_per_cycle cycles (unset: a warp's at once)"`
 }
 
 // TextureCache is the cache of one texture unit (per core, or per Rogue TPU).

@@ -25,6 +25,8 @@ func TestStreamingBandwidth(t *testing.T) {
 	}{
 		{"mali-g52", Load, 2, 8 * K, 16, 40, func(g *arch.GPU) float64 { return 2 * g.L1.BytesPerCycle },
 			"seed 000 §Memory Pipeline: L1 likely delivers 32 B/cycle (float4)"},
+		{"mali-g52", Load, 2, 8 * K, 4, 40, func(g *arch.GPU) float64 { return 2 * g.L1.LanesPerCycle * 4 },
+			"seed 000 §Memory Pipeline: a scalar-float global test at 16 B per core cycle (4 lanes a cycle)"},
 		{"mali-g52", Load, 2, 96 * K, 4, 6, func(g *arch.GPU) float64 { return 2 * g.L2.CoreBytesPerCycle },
 			"seed 000 §Memory Pipeline: a shader core delivered 16 B/cycle in the global memory bandwidth test"},
 		{"mali-g52", Load, 2, 4 * M, 16, 2, func(g *arch.GPU) float64 { return gbs(g, 4) },

@@ -122,7 +122,8 @@ func stream(h *Hierarchy, g *arch.GPU, kind Kind, cores, footprint, bytesPerLane
 
 // unitYAML is a small Mali-G52 with round figures, so that the unit tests
 // can work their expected times out by hand: a 1000 MHz clock; an L1 of
-// 1 KiB, 64-byte lines, 2 ways (8 sets), 10 cycles, 32 B/cycle; a texture
+// 1 KiB, 64-byte lines, 2 ways (8 sets), 10 cycles, 32 B/cycle, a warp's
+// 8 lanes a cycle; a texture
 // cache of 1 KiB, 4 ways, 70 cycles, 2 samples per clock; an L2 of 4 KiB
 // in 2 slices of 2 ways (16 sets each), 20 cycles, 16 B/cycle per slice
 // and 8 B/cycle per core path; no SLC; DRAM of 32 bits × 2000 MT/s at 50%
@@ -132,7 +133,7 @@ func stream(h *Hierarchy, g *arch.GPU, kind Kind, cores, footprint, bytesPerLane
 // at half the copy bandwidth.
 const unitYAML = `base: mali-g52
 clock_mhz: 1000
-l1: {size_kib: 1, line_bytes: 64, ways: 2, latency_cycles: 10, bytes_per_cycle: 32, lookups_per_cycle: 1}
+l1: {size_kib: 1, line_bytes: 64, ways: 2, latency_cycles: 10, bytes_per_cycle: 32, lookups_per_cycle: 1, lanes_per_cycle: 8}
 texture_cache: {size_kib: 1, line_bytes: 64, ways: 4, latency_cycles: 70}
 texture: {samples_per_clock: 2, cores_per_unit: 1}
 l2: {size_kib: 4, line_bytes: 64, ways: 2, slices: 2, latency_cycles: 20, bytes_per_cycle: 16, core_bytes_per_cycle: 8}

@@ -28,7 +28,7 @@ func (h *Hierarchy) coalesced(now float64, core int, addrs []uint64, bytes int, 
 	}
 
 	total := h.gather(addrs, bytes, p.l1Line, p.l1Shift)
-	occ := fmax(float64(len(h.lines))*p.l1Slot, h.l1Rate.cycles(total))
+	occ := fmax(fmax(float64(len(h.lines))*p.l1Slot, float64(len(addrs))*p.l1Lane), h.l1Rate.cycles(total))
 	start := h.l1Srv[core].take(now, occ)
 	end := tail(start, occ)
 	cc := &h.c.L1[core]

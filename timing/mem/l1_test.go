@@ -1,6 +1,9 @@
 package mem
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // unitYAML's L1: 8 sets of 2 ways of 64-byte lines, 10 cycles. A store
 // miss allocates without reading L2; a load miss reads the line through
@@ -35,9 +38,9 @@ func TestL1HitMissAndWriteBack(t *testing.T) {
 	}
 }
 
-// The L1 serves a request in max(lines × lookup, bytes / 32) cycles: eight
-// lanes reading one 32-byte run take 1 cycle, eight lanes 64 bytes apart
-// (eight lines) take 8.
+// The L1 serves a request in max(lines × lookup, lanes / lanes_per_cycle,
+// bytes / 32) cycles: eight lanes reading one 32-byte run take 1 cycle,
+// eight lanes 64 bytes apart (eight lines) take 8.
 func TestL1LookupAndBandwidth(t *testing.T) {
 	h := unitHierarchy(t)
 	gathered := lanes(8, func(i int) uint64 { return bufBase + uint64(64*i) })
@@ -54,5 +57,12 @@ func TestL1LookupAndBandwidth(t *testing.T) {
 	}
 	if got := h.c.L1[0].ReadBytes; got != 3*32 {
 		t.Errorf("L1 read bytes %d, want 96", got)
+	}
+
+	// Two lanes' addresses a cycle: the same one-line run takes 4.
+	slow := New(userGPU(t, strings.Replace(unitYAML, "lanes_per_cycle: 8", "lanes_per_cycle: 2", 1)))
+	slow.Access(0, r)
+	if got := slow.Access(20000, r); got.Done != 20000+3+10 {
+		t.Errorf("one-line run at 2 lanes a cycle: %+v, want done at 20013 (4 cycles + 10)", got)
 	}
 }

@@ -80,6 +80,7 @@ type params struct {
 	l1Lat   float64 // cycles
 	l1BPC   float64 // bytes per cycle per core
 	l1Slot  float64 // cycles per tag lookup
+	l1Lane  float64 // cycles per active lane (0: a warp's lanes at once)
 
 	texLine    int
 	texShift   uint
@@ -135,6 +136,9 @@ func New(g *arch.GPU) *Hierarchy {
 		p.l1Lat = float64(l1.LatencyCycles)
 		p.l1BPC = l1.BytesPerCycle
 		p.l1Slot = 1 / l1.LookupsPerCycle
+		if l1.LanesPerCycle > 0 {
+			p.l1Lane = 1 / l1.LanesPerCycle
+		}
 		for range g.Cores {
 			h.l1 = append(h.l1, newCache(l1.SizeKiB*1024, l1.LineBytes, l1.Ways, 1))
 		}
