@@ -370,15 +370,18 @@ func TestValidateAll(t *testing.T) {
 		t.Errorf("%d figures checked, %d published", len(v.Figures), len(figs))
 	}
 	for _, c := range v.Figures {
-		t.Logf("%-26s %-15s %10.4g %10.4g %-18s %+6.1f%%", c.ID, c.On, c.Published, c.Simulated, c.Unit, c.ErrorPct)
-		if math.Abs(c.ErrorPct) > 25 {
+		t.Logf("%-30s %-15s %12s %10.4g %-18s %s", c.ID, c.On, c.Expected(), c.Simulated, c.Unit, c.Verdict())
+		if !c.Comparative() && math.Abs(c.ErrorPct) > 25 {
 			t.Errorf("%s: %+.1f%% off (published %v, simulated %v)", c.ID, c.ErrorPct, c.Published, c.Simulated)
 		}
 	}
 	if v.MAPE > 10 {
 		t.Errorf("MAPE %.1f%%, want at most 10%%", v.MAPE)
 	}
-	t.Logf("MAPE %.2f%%", v.MAPE)
+	// Comparative figures that do not hold are model errors to fix, listed
+	// in docs/validation.md; they do not fail this test (nor does a numeric
+	// figure outside its own tolerance but within 25%).
+	t.Logf("MAPE %.2f%% over %d numeric figures; %d of %d comparative figures hold", v.MAPE, v.Numeric, v.Held, v.Comparative)
 	checkValidationDoc(t, v)
 }
 
@@ -390,11 +393,14 @@ func checkValidationDoc(t *testing.T, v *Validation) {
 	t.Helper()
 	var b strings.Builder
 	b.WriteString("| figure | GPU | source | published | simulated | unit | error |\n|---|---|---|---|---|---|---|\n")
-	worst, outside := 0.0, 0
+	outside := 0
 	for _, c := range v.Figures {
-		fmt.Fprintf(&b, "| %s | %s | %s | %.4g | %.4g | %s | %+.1f%% |\n", c.ID, c.On, c.Source, c.Published, c.Simulated, c.Unit, c.ErrorPct)
-		worst = math.Max(worst, math.Abs(c.ErrorPct))
-		if c.TolerancePct > 0 && math.Abs(c.ErrorPct) > c.TolerancePct {
+		gpu := c.On
+		if c.OverOn != "" {
+			gpu += " / " + c.OverOn
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %.4g | %s | %s |\n", c.ID, gpu, c.Source, c.Expected(), c.Simulated, c.Unit, c.Verdict())
+		if !c.Comparative() && !c.Within {
 			outside++
 		}
 	}
@@ -402,7 +408,7 @@ func checkValidationDoc(t *testing.T, v *Validation) {
 	if outside == 1 {
 		are = "figure is"
 	}
-	fmt.Fprintf(&b, "\n**MAPE %.1f%% over %d figures; the largest error is %.1f%%.** %d %s", v.MAPE, len(v.Figures), worst, outside, are)
+	fmt.Fprintf(&b, "\n**MAPE %.1f%% over %d numeric figures; the largest error is %.1f%%; %d of %d comparative figures hold.** %d numeric %s", v.MAPE, v.Numeric, v.MaxAbsErrorPct, v.Held, v.Comparative, outside, are)
 	docsync.Check(t, "../docs/validation.md", "<!-- BEGIN validate", "<!-- END validate -->", b.String(), *updateValidationDoc,
 		"rerun with -update-validation-doc and check the prose around it")
 }
