@@ -161,11 +161,19 @@ func levels(pts []Point) []level {
 	return out
 }
 
-// latencyMetrics records each plateau's end footprint (KiB) and latency.
-func latencyMetrics(r *Result, pts []Point) {
+// latencyMetrics records each plateau's end footprint (KiB) and latency,
+// and every point's latency (cycles@64KB); in nanoseconds too, at the GPU's
+// clock, so that claims comparing GPUs of different clocks compare time.
+func latencyMetrics(r *Result, pts []Point, clockMHz float64) {
+	ns := func(cycles float64) float64 { return cycles * 1000 / clockMHz }
 	for i, lv := range levels(pts) {
 		r.metric(fmt.Sprintf("level%d_end_kib", i+1), lv.To/kib)
 		r.metric(fmt.Sprintf("level%d_cycles", i+1), lv.Cycles)
+		r.metric(fmt.Sprintf("level%d_ns", i+1), ns(lv.Cycles))
+	}
+	for _, p := range pts {
+		r.metric("cycles@"+sizeKey(p.X), p.Y)
+		r.metric("ns@"+sizeKey(p.X), ns(p.Y))
 	}
 }
 
@@ -188,7 +196,7 @@ func latencyTest(name, title, entry, doc string, maxFootprint func(g *arch.GPU) 
 			r.add(c.g.ID, p)
 			c.tick()
 		}
-		latencyMetrics(r, pts)
+		latencyMetrics(r, pts, c.g.ClockMHz)
 		r.metric("max_cycles", pts[len(pts)-1].Y)
 		return r, nil
 	}

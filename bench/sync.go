@@ -38,6 +38,7 @@ func init() {
 		}
 		r.add(g.ID, Point{Label: "global hand-off (cycles)", Y: hg})
 		r.metric("handoff_global.cycles", hg)
+		r.metric("handoff_global.ns", hg*1000/g.ClockMHz)
 		c.tick()
 		// Local hand-off: the first work-item of two warps of one work-group.
 		w := g.WidestWarp()
@@ -60,6 +61,7 @@ func init() {
 		}
 		r.add(g.ID, Point{Label: "local hand-off (cycles)", Y: hl})
 		r.metric("handoff_local.cycles", hl)
+		r.metric("handoff_local.ns", hl*1000/g.ClockMHz)
 		c.tick()
 		// Throughput.
 		global, local := rateGrid(g)
