@@ -6,5 +6,5 @@ var suite = []*Test{
 	bandwidthGlobal, textureThroughput, bandwidthLocal,
 	ratesTest, chains, divergence, icache,
 	atomics, localOccupancy, registerOccupancy, hostCopy,
-	commonStore, rowOrder, fluid,
+	commonStore, rowOrder, fluid, tiling,
 }
