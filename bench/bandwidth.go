@@ -258,6 +258,7 @@ func init() {
 			r.add(c.g.ID, Point{Label: v.label, Y: perCore, Note: fmt.Sprintf("%.1f GB/s", gbs(c.g, bytes/d))})
 			r.metric(v.typ+".bytes_per_core_clk", perCore)
 			r.metric(v.typ+".gbs", gbs(c.g, bytes/d))
+			r.metric(v.typ+".bytes_per_clk", bytes/d)
 			c.tick()
 		}
 		return r, nil

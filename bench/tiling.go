@@ -5,6 +5,7 @@ import (
 
 	"github.com/pocketgpu/pocketgpu/arch"
 	"github.com/pocketgpu/pocketgpu/gfx"
+	"github.com/pocketgpu/pocketgpu/gfx/layout"
 	"github.com/pocketgpu/pocketgpu/gfx/scene"
 )
 
@@ -18,7 +19,7 @@ const tilingFrame = 1024
 var tiling = &Test{
 	Name:   "tiling",
 	Title:  "Tiled rendering: tile size, write-back elimination, passes",
-	Doc:    "The built-in cube scene rendered twice at 1024 × 1024 with the camera still: the tile (bin) size of the frame, the tile storage that size takes at the GPU's bits per pixel, the share of tiles whose write-back the second, identical frame skips (transaction elimination), the passes over the command stream beyond one per bin (Adreno's binning pass) and the most GMEM a bin's colour and depth fill over frames of 512 to 2048 pixels a side (Adreno).",
+	Doc:    "The built-in cube scene rendered twice at 1024 × 1024 with the camera still: the tile (bin) size of the frame, the tile storage that size takes at the GPU's bits per pixel, the share of tiles whose write-back the second, identical frame skips (transaction elimination), the passes over the command stream beyond one per bin (Adreno's binning pass) the most GMEM a bin's colour and depth fill over frames of 512 to 2048 pixels a side (Adreno), the second frame's interval against its cycles when frames go back to back, and the 64-byte lines one tile of a u-interleaved colour buffer spans.",
 	Points: func(*arch.GPU, Options) int { return 1 },
 	Applies: func(g *arch.GPU) bool {
 		return g.Tiling.Scheme != ""
@@ -60,6 +61,17 @@ func init() {
 			}
 			add("GMEM the largest bin fills (KB)", "bin_kib", most/kib)
 		}
+		// Back to back, the second frame's interval against its own time:
+		// below 1 where geometry of one frame runs beside the fragment
+		// work of the previous (Adreno 7xx's BV and BR, Mali's job slots).
+		if again.Cycles > 0 {
+			add("second frame: interval / its cycles", "interval_ratio", again.IntervalCycles/again.Cycles)
+		}
+		if k, err := layout.Parse(c.g.Tiling.FramebufferLayout); err == nil && k == layout.UInterleaved {
+			lines, span := tileLines(k)
+			add("64-byte lines one RGBA8 tile spans", "tile_lines", float64(lines))
+			add("bytes from a tile's first to last byte", "tile_span_bytes", float64(span))
+		}
 		r.Notes = append(r.Notes, fmt.Sprintf("%d × %d frames of the cube scene, the camera still", tilingFrame, tilingFrame))
 		return r, nil
 	}
@@ -85,4 +97,22 @@ func largestBin(g *arch.GPU) (float64, error) {
 		}
 	}
 	return float64(most), nil
+}
+
+// tileLines reads the colour buffer's layout for one 16×16 tile of an
+// RGBA8 image (tile (1, 1) of a 64 × 64 image): the 64-byte lines its
+// texels fall in, and the bytes from its first to its last. Seed 002: a
+// tile's 16-texel rows are 64-byte lines, and tiles occur in order.
+func tileLines(k layout.Kind) (lines, span int) {
+	im := layout.Image{Kind: k, Width: 64, Height: 64, BPP: 4}
+	seen := map[int]bool{}
+	lo, hi := im.Size(), 0
+	for y := 16; y < 32; y++ {
+		for x := 16; x < 32; x++ {
+			off := im.Offset(x, y)
+			seen[off/64] = true
+			lo, hi = min(lo, off), max(hi, off+im.BPP)
+		}
+	}
+	return len(seen), hi - lo
 }
