@@ -375,6 +375,16 @@ func TestCompareAcrossGPUs(t *testing.T) {
 	if len(v.Figures) != 2 || len(v.Skipped) != 1 || v.Skipped[0].ID != "cross" || !strings.Contains(v.Skipped[0].Reason, "--gpu adreno-530") {
 		t.Errorf("user GPU alone: %+v", v)
 	}
+	// A short sweep that lacks a figure's point skips it (the demo).
+	quick := []*Result{{Test: "rates", GPU: "adreno-640", Metrics: map[string]float64{}, Quick: true}}
+	v, err = compare(figs[:1], []*arch.GPU{a640}, quick)
+	if err != nil || len(v.Figures) != 0 || len(v.Skipped) != 1 || !strings.Contains(v.Skipped[0].Reason, "short sweep") {
+		t.Errorf("quick result without the metric: %+v, %v", v, err)
+	}
+	quick[0].Quick = false
+	if _, err := compare(figs[:1], []*arch.GPU{a640}, quick); err == nil || !strings.Contains(err.Error(), `no metric "m"`) {
+		t.Errorf("full result without the metric: %v", err)
+	}
 	// The 530 alone: it has no figures of its own, but it is another's
 	// comparison, so it is no error; nothing to run.
 	if jobs, err := validationJobs(figs, []*arch.GPU{a530}); err != nil || len(jobs) != 0 {
