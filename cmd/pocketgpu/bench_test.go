@@ -100,14 +100,16 @@ func TestValidateJSON(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	var v struct {
-		Figures []map[string]any `json:"figures"`
-		MAPE    *float64         `json:"mape_pct"`
+		Figures     []map[string]any `json:"figures"`
+		MAPE        *float64         `json:"mape_pct"`
+		Comparative int              `json:"comparative"`
+		Held        *int             `json:"comparative_held"`
 	}
 	if err := json.Unmarshal([]byte(out), &v); err != nil {
 		t.Fatalf("not JSON: %v\n%s", err, out)
 	}
-	if len(v.Figures) != 6 || v.MAPE == nil || *v.MAPE > 1 {
-		t.Fatalf("figures %d, MAPE %v", len(v.Figures), v.MAPE)
+	if len(v.Figures) != 22 || v.MAPE == nil || *v.MAPE > 1 || v.Comparative == 0 || v.Held == nil {
+		t.Fatalf("figures %d, MAPE %v, comparative %d held %v", len(v.Figures), v.MAPE, v.Comparative, v.Held)
 	}
 	for _, f := range v.Figures {
 		for _, k := range []string{"id", "gpu", "source", "published", "simulated", "unit", "error_pct"} {
@@ -118,11 +120,15 @@ func TestValidateJSON(t *testing.T) {
 		if !strings.HasPrefix(f["source"].(string), "seed 003 §") {
 			t.Errorf("figure %v: source %v", f["id"], f["source"])
 		}
+		// Comparative figures say whether they hold; numeric ones do not.
+		if _, held := f["held"]; held != (f["relation"] != nil) {
+			t.Errorf("figure %v: relation %v, held %v", f["id"], f["relation"], f["held"])
+		}
 	}
 }
 
 // A user's GPU is validated against its base preset's figures; giving the
-// USC twice the unified store moves the occupancy figure off.
+// USC twice the unified store moves the two occupancy figures off.
 func TestValidateUserGPU(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "big-us.yaml")
 	if err := os.WriteFile(file, []byte("base: powervr-gx6250\nrogue: {unified_store_registers: 2560}\n"), 0o644); err != nil {
@@ -141,7 +147,7 @@ func TestValidateUserGPU(t *testing.T) {
 	if !strings.Contains(occ, "big-us (as powervr-gx6250)") || !strings.Contains(occ, "1024") || !strings.Contains(occ, "+100.0% *") {
 		t.Errorf("occupancy row: %q\n%s", occ, out)
 	}
-	if !strings.Contains(out, "MAPE ") || !strings.Contains(out, "1 outside their tolerance") {
+	if !strings.Contains(out, "MAPE ") || !strings.Contains(out, "2 outside their tolerance") {
 		t.Errorf("summary:\n%s", out)
 	}
 }
