@@ -205,3 +205,32 @@ func TestDemoReadme(t *testing.T) {
 		}
 	}
 }
+
+// A GPU validated alone skips, with a note, the figures that compare it
+// with a GPU not in the run, instead of failing; comparative figures print
+// their relation and whether it holds.
+func TestValidateSkipsOtherGPU(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "my-530.yaml")
+	if err := os.WriteFile(file, []byte("base: adreno-530\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runCLI(t, "validate", "--gpu", file)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(out, "skipped on my-530: compares with adreno-640, which this run does not validate (add --gpu adreno-640): a530-dram-vs-a640-slc-latency") {
+		t.Errorf("no skip note:\n%s", out)
+	}
+	var emulated string
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasPrefix(l, "a530-int8-emulated") {
+			emulated = l
+		}
+	}
+	if !strings.Contains(emulated, "< 1") || !strings.HasSuffix(strings.TrimSpace(emulated), "held") {
+		t.Errorf("comparative row: %q", emulated)
+	}
+	if !strings.Contains(out, "comparative figures hold (not in the MAPE)") {
+		t.Errorf("summary:\n%s", out)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -128,8 +129,19 @@ func writeValidation(w io.Writer, v *bench.Validation) error {
 		fmt.Fprintf(w, "\n%d of %d comparative figures hold (not in the MAPE)", v.Held, v.Comparative)
 	}
 	fmt.Fprintln(w)
+	// One line per reason: a run without the 530 skips a dozen figures
+	// for the same one.
+	var reasons []string
+	ids := map[string][]string{}
 	for _, s := range v.Skipped {
-		fmt.Fprintf(w, "skipped %s on %s: %s\n", s.ID, s.On, s.Reason)
+		key := s.On + ": " + s.Reason
+		if ids[key] == nil {
+			reasons = append(reasons, key)
+		}
+		ids[key] = append(ids[key], s.ID)
+	}
+	for _, key := range reasons {
+		fmt.Fprintf(w, "skipped on %s: %s\n", key, strings.Join(ids[key], ", "))
 	}
 	return nil
 }
