@@ -6,5 +6,5 @@ var suite = []*Test{
 	bandwidthGlobal, textureThroughput, bandwidthLocal,
 	ratesTest, chains, divergence, workgroupSize, icache,
 	atomics, localOccupancy, registerOccupancy, hostCopy,
-	commonStore, rowOrder, fluid, tiling,
+	commonStore, rowOrder, asyncCopy, fluid, tiling,
 }
