@@ -79,7 +79,7 @@ func TestKernelsLoad(t *testing.T) {
 	}
 	for _, want := range []string{"latency#chase_global", "latency#chase_image", "latency#chase_local", "latency#chase_constant",
 		"bandwidth#bw_global", "bandwidth#bw_texture", "bandwidth#cs_stride", "rates#fp32_fma", "rates#int8x4_mul",
-		"atomics#handoff_global", "atomics#add_local", "iloop_512#iloop", "occupancy#occupancy", "lbm#lbm_fma", "lbm#lbm_fp16s", "asynccopy#copy_fixed32", "cstore#cs_write"} {
+		"atomics#handoff_global", "atomics#add_local", "iloop_512#iloop", "occupancy#occupancy", "lbm#lbm_fma", "lbm#lbm_fp16s", "asynccopy#copy_fixed32", "cstore#cs_write", "cstore#burst_load"} {
 		if !entries[want] {
 			t.Errorf("entry point %s missing", want)
 		}
@@ -233,8 +233,8 @@ func TestRogueRules(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(v.Figures) != 25 {
-		t.Errorf("%d Rogue figures, want 25", len(v.Figures))
+	if len(v.Figures) != 26 {
+		t.Errorf("%d Rogue figures, want 26", len(v.Figures))
 	}
 	for _, c := range v.Figures {
 		switch {
@@ -324,8 +324,8 @@ func TestUserGPUFigures(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := len(FiguresFor(user, figs)); n != 25 {
-		t.Fatalf("%d figures for a GPU built on powervr-gx6250, want 25", n)
+	if n := len(FiguresFor(user, figs)); n != 26 {
+		t.Fatalf("%d figures for a GPU built on powervr-gx6250, want 26", n)
 	}
 	// adreno-615 is built on adreno-640 but is a preset: its own figures.
 	for _, f := range FiguresFor(lookupGPU(t, "adreno-615"), figs) {

@@ -116,9 +116,9 @@ func init() {
 var rowOrder = &Test{
 	Name:    "row-order",
 	Title:   "One 128-byte line read by a task's threads (Rogue)",
-	Doc:     "Sixteen work-items of one task each load 8 bytes of one aligned 128-byte line from cold caches: L1 lookups, hits and misses, and the extra cycles over a single work-item's load.",
+	Doc:     "Sixteen work-items of one task each load 8 bytes of one aligned 128-byte line from cold caches: L1 lookups, hits and misses, and the extra cycles over a single work-item's load; and the L1 transactions of one work-item's 128-byte (ulong16) load.",
 	Applies: isRogue,
-	Points:  func(*arch.GPU, Options) int { return 2 },
+	Points:  func(*arch.GPU, Options) int { return 3 },
 }
 
 func init() {
@@ -158,6 +158,27 @@ func init() {
 		r.metric("misses", misses)
 		r.metric("hits", hits)
 		r.metric("extra_cycles", all-one)
+		// One work-item's 128-byte load: the L1 transactions it takes
+		// (bursts of at most rogue.burst_bytes).
+		kb, err := c.kernel("cstore", "burst_load")
+		if err != nil {
+			return nil, err
+		}
+		c.dev.ResetCaches()
+		l, err := c.bind(kb, 1, 1, "buf:u64:16=iota", "buf:u64:1", "u64:1")
+		if err != nil {
+			return nil, err
+		}
+		res, err := l.time()
+		l.free()
+		if err != nil {
+			return nil, err
+		}
+		ct := res.Timing.Counters
+		tx := ct.Value("l1_hits") + ct.Value("l1_misses")
+		r.add(c.g.ID, Point{Label: "L1 transactions of one 128-byte load", Y: tx})
+		r.metric("burst128.transactions", tx)
+		c.tick()
 		return r, nil
 	}
 }

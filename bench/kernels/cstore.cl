@@ -16,3 +16,16 @@ __kernel void cs_write(__global float4 *out, __local float *buf, uint mask, uint
     barrier(CLK_LOCAL_MEM_FENCE);
     out[get_global_id(0)] = (float4)(buf[get_local_id(0) & mask]);
 }
+
+// One work-item loads 128 bytes (one line) in one instruction (Rogue, seed
+// 003 §System Memory Access: a burst between the unified store and global
+// memory moves at most 64 bytes).
+// The sum is stored only if it is `never`, so that the load is the only
+// transaction.
+__kernel void burst_load(__global const ulong16 *in, __global ulong *out, ulong never)
+{
+    ulong16 v = in[0];
+    ulong s = v.s0 + v.s1 + v.s2 + v.s3 + v.s4 + v.s5 + v.s6 + v.s7 + v.s8 + v.s9 + v.sa + v.sb + v.sc + v.sd + v.se + v.sf;
+    if (s == never)
+        out[0] = s;
+}

@@ -108,7 +108,7 @@ func TestValidateJSON(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &v); err != nil {
 		t.Fatalf("not JSON: %v\n%s", err, out)
 	}
-	if len(v.Figures) != 25 || v.MAPE == nil || *v.MAPE > 1 || v.Comparative == 0 || v.Held == nil {
+	if len(v.Figures) != 26 || v.MAPE == nil || *v.MAPE > 1 || v.Comparative == 0 || v.Held == nil {
 		t.Fatalf("figures %d, MAPE %v, comparative %d held %v", len(v.Figures), v.MAPE, v.Comparative, v.Held)
 	}
 	for _, f := range v.Figures {
