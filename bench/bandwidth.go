@@ -162,6 +162,7 @@ func init() {
 			curveMetrics(r, v.prefix+"bytes_per_clk", perClk)
 			curveMetrics(r, v.prefix+"bytes_per_core_clk", perCore)
 			r.metric(v.prefix+"peak_bytes_per_core_clk", peak)
+			r.metric(v.prefix+"peak_gbs", gbs(c.g, peak*float64(c.g.Cores)))
 		}
 		// For comparison, the DRAM's theoretical bandwidth from the
 		// description (bus width × transfer rate); no kernel measures it.
@@ -256,6 +257,8 @@ func init() {
 			perCore := bytes / d / float64(c.g.Cores)
 			r.add(c.g.ID, Point{Label: v.label, Y: perCore, Note: fmt.Sprintf("%.1f GB/s", gbs(c.g, bytes/d))})
 			r.metric(v.typ+".bytes_per_core_clk", perCore)
+			r.metric(v.typ+".gbs", gbs(c.g, bytes/d))
+			r.metric(v.typ+".bytes_per_clk", bytes/d)
 			c.tick()
 		}
 		return r, nil

@@ -75,6 +75,8 @@ type Result struct {
 	Metrics map[string]float64 `json:"metrics,omitempty"`
 	// Notes explain how to read the result.
 	Notes []string `json:"notes,omitempty"`
+	// Quick: the result of the short sweeps, which leave some points out.
+	Quick bool `json:"quick,omitempty"`
 }
 
 // ChartKind names the chart kind for JSON and CSV.
@@ -180,7 +182,7 @@ func (t *Test) Run(g *arch.GPU, o Options) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("test %s on %s: %w", t.Name, g.ID, err)
 	}
-	r.Test, r.GPU, r.ClockMHz = t.Name, g.ID, g.ClockMHz
+	r.Test, r.GPU, r.ClockMHz, r.Quick = t.Name, g.ID, g.ClockMHz, o.Quick
 	if r.Title == "" {
 		r.Title = t.Title
 	}

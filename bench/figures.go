@@ -3,6 +3,7 @@ package bench
 import (
 	"bytes"
 	_ "embed"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -20,30 +21,115 @@ import (
 //go:embed figures.yaml
 var figuresYAML []byte
 
-// Figure is one published measurement.
+// Figure is one published measurement, or one comparative claim.
 type Figure struct {
 	// ID names the figure ("g52-fp32-fma").
 	ID string `yaml:"id" json:"id"`
 	// GPU is the preset it was measured on.
 	GPU string `yaml:"gpu" json:"gpu"`
 	// Test and Metric name the benchmark result that reproduces it; Over,
-	// when set, is a metric of the same test the first is divided by (a
-	// rate relative to another).
-	Test   string `yaml:"test" json:"test"`
-	Metric string `yaml:"metric" json:"metric"`
-	Over   string `yaml:"over,omitempty" json:"over,omitempty"`
-	// Published is the seed's value, in Unit.
+	// when set, is a metric the first is divided by (a rate relative to
+	// another). Over is read from OverTest on OverGPU when those are set
+	// (by default the same test on the same GPU), so that a claim that
+	// compares two GPUs, or two tests, is a ratio like any other.
+	Test     string `yaml:"test" json:"test"`
+	Metric   string `yaml:"metric" json:"metric"`
+	Over     string `yaml:"over,omitempty" json:"over,omitempty"`
+	OverGPU  string `yaml:"over_gpu,omitempty" json:"over_gpu,omitempty"`
+	OverTest string `yaml:"over_test,omitempty" json:"over_test,omitempty"`
+	// Relation, when set, makes the figure comparative: the seed states an
+	// ordering or a proportion ("barely increases", "regresses", "about
+	// doubled"), not a value to reproduce to the digit. The simulated value
+	// holds or does not; it is left out of the MAPE.
+	//
+	//   about     |simulated − published| ≤ tolerance_pct of published
+	//   greater   simulated > published × (1 + tolerance_pct/100): the
+	//             margin the wording demands ("more than doubles": 2, 0)
+	//   less      simulated < published × (1 − tolerance_pct/100)
+	//   at_least  simulated ≥ published × (1 − tolerance_pct/100): a bound
+	//             ("48 or higher"), tolerance_pct its slack
+	//   at_most   simulated ≤ published × (1 + tolerance_pct/100)
+	Relation string `yaml:"relation,omitempty" json:"relation,omitempty"`
+	// Published is the seed's value, in Unit (for a comparative figure,
+	// the value the relation compares with).
 	Published float64 `yaml:"published" json:"published"`
 	Unit      string  `yaml:"unit" json:"unit"`
 	// TolerancePct is how far the simulated value may be from Published
 	// for the figure to count as reproduced; the seed's wording ("about",
-	// "just over") sets it.
+	// "just over") sets it. For greater and less it is a margin, for
+	// at_least and at_most a slack (see Relation).
 	TolerancePct float64 `yaml:"tolerance_pct" json:"tolerance_pct"`
 	// Source is the seed file and section; Wording the seed's own words.
 	Source  string `yaml:"source" json:"source"`
 	Wording string `yaml:"wording" json:"wording"`
 	// Note says how the benchmark reads the figure, where that needs saying.
 	Note string `yaml:"note,omitempty" json:"note,omitempty"`
+}
+
+// The relations a comparative figure may state.
+var relations = []string{"about", "greater", "less", "at_least", "at_most"}
+
+// Comparative reports whether the figure states a relation rather than a
+// value (it then holds or not and stays out of the MAPE).
+func (f Figure) Comparative() bool { return f.Relation != "" }
+
+// overGPU is the preset the Over metric is read on.
+func (f Figure) overGPU() string {
+	if f.OverGPU != "" {
+		return f.OverGPU
+	}
+	return f.GPU
+}
+
+// overTest is the test the Over metric is read from.
+func (f Figure) overTest() string {
+	if f.OverTest != "" {
+		return f.OverTest
+	}
+	return f.Test
+}
+
+// crossGPU reports whether the figure needs a second GPU.
+func (f Figure) crossGPU() bool { return f.Over != "" && f.overGPU() != f.GPU }
+
+// Holds reports whether a simulated value satisfies the figure's relation
+// (for a numeric figure: lies within its tolerance).
+// Values within a millionth of each other are equal: two GPUs whose model
+// gives the same ratio but for rounding are not ordered.
+func (f Figure) Holds(sim float64) bool {
+	p, t := f.Published, f.TolerancePct/100
+	const eps = 1e-6
+	switch f.Relation {
+	case "greater":
+		return sim > p*(1+t)*(1+eps)
+	case "less":
+		return sim < p*(1-t)*(1-eps)
+	case "at_least":
+		return sim >= p*(1-t)*(1-eps)
+	case "at_most":
+		return sim <= p*(1+t)*(1+eps)
+	}
+	return math.Abs(sim-p) <= t*p
+}
+
+// Expected is the published side of the figure as a reader wants it: the
+// value, or the relation a comparative figure asks for ("> 2", "≈ 1 ±10%").
+func (f Figure) Expected() string {
+	v := fmt.Sprintf("%.4g", f.Published)
+	t := f.TolerancePct / 100
+	switch f.Relation {
+	case "about":
+		return fmt.Sprintf("≈ %s ±%g%%", v, f.TolerancePct)
+	case "greater":
+		return "> " + fmt.Sprintf("%.4g", f.Published*(1+t))
+	case "less":
+		return "< " + fmt.Sprintf("%.4g", f.Published*(1-t))
+	case "at_least":
+		return "≥ " + fmt.Sprintf("%.4g", f.Published*(1-t))
+	case "at_most":
+		return "≤ " + fmt.Sprintf("%.4g", f.Published*(1+t))
+	}
+	return v
 }
 
 // Figures returns the published figures, in file order.
@@ -58,9 +144,11 @@ func parseFigures(data []byte) ([]Figure, error) {
 	if err := dec.Decode(&doc); err != nil {
 		return nil, fmt.Errorf("figures.yaml: %w", err)
 	}
+	presets := arch.PresetIDs()
 	seen := map[string]bool{}
 	for i, f := range doc.Figures {
 		where := fmt.Sprintf("figures.yaml: figure %d (%s)", i+1, f.ID)
+		bound := f.Relation == "greater" || f.Relation == "less" || f.Relation == "at_least" || f.Relation == "at_most"
 		switch {
 		case f.ID == "":
 			return nil, fmt.Errorf("%s: no id", where)
@@ -68,15 +156,28 @@ func parseFigures(data []byte) ([]Figure, error) {
 			return nil, fmt.Errorf("%s: id used twice", where)
 		case f.GPU == "" || f.Test == "" || f.Metric == "" || f.Unit == "" || f.Source == "" || f.Wording == "":
 			return nil, fmt.Errorf("%s: gpu, test, metric, unit, source and wording are required", where)
+		case !slices.Contains(presets, f.GPU):
+			return nil, fmt.Errorf("%s: gpu %q is not a preset (%s)", where, f.GPU, strings.Join(presets, ", "))
+		case f.OverGPU != "" && !slices.Contains(presets, f.OverGPU):
+			return nil, fmt.Errorf("%s: over_gpu %q is not a preset (%s)", where, f.OverGPU, strings.Join(presets, ", "))
+		case (f.OverGPU != "" || f.OverTest != "") && f.Over == "":
+			return nil, fmt.Errorf("%s: over_gpu and over_test name where the over metric is read; give over", where)
+		case f.Relation != "" && !slices.Contains(relations, f.Relation):
+			return nil, fmt.Errorf("%s: relation %q is not one of %s", where, f.Relation, strings.Join(relations, ", "))
+		case f.crossGPU() && f.Relation == "":
+			// Two GPUs' values make a ratio no seed states to the digit.
+			return nil, fmt.Errorf("%s: a figure over another GPU compares them: give a relation (%s)", where, strings.Join(relations, ", "))
 		case f.Published <= 0 || math.IsInf(f.Published, 0) || math.IsNaN(f.Published):
 			return nil, fmt.Errorf("%s: published value %v must be positive", where, f.Published)
-		case f.TolerancePct <= 0:
-			return nil, fmt.Errorf("%s: tolerance_pct must be positive", where)
+		case f.TolerancePct < 0 || (!bound && f.TolerancePct == 0) || f.TolerancePct >= 100 && f.Relation == "less":
+			return nil, fmt.Errorf("%s: tolerance_pct %v: must be positive (0 allowed as the margin of greater, less, at_least, at_most; under 100 for less)", where, f.TolerancePct)
 		case !strings.HasPrefix(f.Source, "seed "):
 			return nil, fmt.Errorf("%s: source %q must name a seed (\"seed NNN §Section\")", where, f.Source)
 		}
-		if _, err := Lookup(f.Test); err != nil {
-			return nil, fmt.Errorf("%s: %w", where, err)
+		for _, name := range []string{f.Test, f.overTest()} {
+			if _, err := Lookup(name); err != nil {
+				return nil, fmt.Errorf("%s: %w", where, err)
+			}
 		}
 		seen[f.ID] = true
 	}
@@ -87,29 +188,70 @@ func parseFigures(data []byte) ([]Figure, error) {
 type Check struct {
 	Figure
 	// On is the GPU the benchmark ran on (the preset, or a user's GPU built
-	// on it).
-	On        string  `json:"on"`
+	// on it); OverOn the GPU the over metric ran on, when that is another.
+	On     string `json:"on"`
+	OverOn string `json:"over_on,omitempty"`
+	// Simulated is the metric (over the other, for a ratio).
 	Simulated float64 `json:"simulated"`
-	// ErrorPct is (simulated − published) / published × 100.
+	// ErrorPct is (simulated − published) / published × 100; for a
+	// comparative figure only a guide (it is not in the MAPE).
 	ErrorPct float64 `json:"error_pct"`
-	Within   bool    `json:"within_tolerance"`
+	// Within: a numeric figure is within its tolerance, or a comparative
+	// one holds.
+	Within bool `json:"within_tolerance"`
+	// Held is set for comparative figures only: whether the relation holds.
+	Held *bool `json:"held,omitempty"`
 }
 
-// Validation is every check and the mean absolute percentage error.
+// Verdict is the check's last column: the error of a numeric figure, held
+// or not held for a comparative one.
+func (c Check) Verdict() string {
+	if c.Held != nil {
+		if *c.Held {
+			return "held"
+		}
+		return "not held"
+	}
+	return fmt.Sprintf("%+.1f%%", c.ErrorPct)
+}
+
+// Skip is a figure left out of a run, and why.
+type Skip struct {
+	ID     string `json:"id"`
+	On     string `json:"on"`
+	Reason string `json:"reason"`
+}
+
+// Validation is every check and the mean absolute percentage error of the
+// numeric ones.
 type Validation struct {
 	Figures []Check `json:"figures"`
-	MAPE    float64 `json:"mape_pct"`
-	// MaxAbsErrorPct is the largest |error| of any figure.
+	// MAPE and MaxAbsErrorPct are over the numeric figures (Numeric of
+	// them); comparative figures count in Comparative and, those that
+	// hold, in Held.
+	MAPE           float64 `json:"mape_pct"`
 	MaxAbsErrorPct float64 `json:"max_abs_error_pct"`
+	Numeric        int     `json:"numeric"`
+	Comparative    int     `json:"comparative"`
+	Held           int     `json:"comparative_held"`
+	// Skipped are figures that need a GPU this run does not validate.
+	Skipped []Skip `json:"skipped,omitempty"`
 }
 
-// FiguresFor returns the figures that apply to g: those of its own id, or,
-// for a user's GPU built on a preset, the preset's.
-func FiguresFor(g *arch.GPU, all []Figure) []Figure {
-	id := g.ID
-	if !slices.Contains(arch.PresetIDs(), id) && g.Base != "" {
-		id = g.Base
+// as is the preset whose figures apply to g: its own id, or, for a user's
+// GPU built on a preset, the preset's.
+func as(g *arch.GPU) string {
+	if !slices.Contains(arch.PresetIDs(), g.ID) && g.Base != "" {
+		return g.Base
 	}
+	return g.ID
+}
+
+// FiguresFor returns the figures measured on g (those of its own id, or,
+// for a user's GPU built on a preset, the preset's), including comparative
+// ones whose other GPU may not be in the run.
+func FiguresFor(g *arch.GPU, all []Figure) []Figure {
+	id := as(g)
 	var out []Figure
 	for _, f := range all {
 		if f.GPU == id {
@@ -119,7 +261,35 @@ func FiguresFor(g *arch.GPU, all []Figure) []Figure {
 	return out
 }
 
-// ValidationGPUs are the presets that have published figures, in file order.
+// involves reports whether any figure reads a metric on g.
+func involves(g *arch.GPU, all []Figure) bool {
+	id := as(g)
+	for _, f := range all {
+		if f.GPU == id || (f.Over != "" && f.overGPU() == id) {
+			return true
+		}
+	}
+	return false
+}
+
+// find is the GPU of gpus that stands for preset id: the preset itself, or
+// else the first GPU built on it.
+func find(gpus []*arch.GPU, id string) *arch.GPU {
+	for _, g := range gpus {
+		if g.ID == id {
+			return g
+		}
+	}
+	for _, g := range gpus {
+		if as(g) == id {
+			return g
+		}
+	}
+	return nil
+}
+
+// ValidationGPUs are the presets that figures read metrics on, in file
+// order (a GPU named only as another's comparison is one).
 func ValidationGPUs() ([]string, error) {
 	figs, err := Figures()
 	if err != nil {
@@ -127,26 +297,48 @@ func ValidationGPUs() ([]string, error) {
 	}
 	var out []string
 	for _, f := range figs {
-		if !slices.Contains(out, f.GPU) {
-			out = append(out, f.GPU)
+		for _, id := range []string{f.GPU, f.overGPU()} {
+			if !slices.Contains(out, id) {
+				out = append(out, id)
+			}
 		}
 	}
 	return out, nil
 }
 
-// ValidationJobs lists the tests behind the figures of each GPU.
+// ValidationJobs lists the tests behind the figures of each GPU: for each
+// figure, its test on its GPU and its over test on the other GPU when that
+// GPU is in gpus (a figure whose other GPU is not is skipped by Compare).
 func ValidationJobs(gpus []*arch.GPU) ([]Job, error) {
 	figs, err := Figures()
 	if err != nil {
 		return nil, err
 	}
-	var jobs []Job
+	return validationJobs(figs, gpus)
+}
+
+func validationJobs(figs []Figure, gpus []*arch.GPU) ([]Job, error) {
+	need := map[*arch.GPU][]string{}
 	for _, g := range gpus {
-		mine := FiguresFor(g, figs)
-		if len(mine) == 0 {
+		if !involves(g, figs) {
 			return nil, fmt.Errorf("no published figures for %s; the seeds publish figures for %s (a GPU file with base: one of them gets its figures)", g.ID, strings.Join(gpuList(figs), ", "))
 		}
-		for _, name := range testsOf(mine) {
+		for _, f := range FiguresFor(g, figs) {
+			h := g
+			if f.crossGPU() {
+				if h = find(gpus, f.overGPU()); h == nil {
+					continue
+				}
+			}
+			need[g] = append(need[g], f.Test)
+			if f.Over != "" {
+				need[h] = append(need[h], f.overTest())
+			}
+		}
+	}
+	var jobs []Job
+	for _, g := range gpus {
+		for _, name := range testsOf(need[g]) {
 			t, _ := Lookup(name)
 			jobs = append(jobs, Job{Test: t, GPU: g})
 		}
@@ -154,20 +346,20 @@ func ValidationJobs(gpus []*arch.GPU) ([]Job, error) {
 	return jobs, nil
 }
 
-func testsOf(figs []Figure) []string {
-	var names []string
-	for _, f := range figs {
-		if !slices.Contains(names, f.Test) {
-			names = append(names, f.Test)
+// testsOf is names without repeats, in suite order.
+func testsOf(names []string) []string {
+	var out []string
+	for _, n := range names {
+		if !slices.Contains(out, n) {
+			out = append(out, n)
 		}
 	}
-	// Run in suite order.
 	order := map[string]int{}
 	for i, t := range suite {
 		order[t.Name] = i
 	}
-	sort.Slice(names, func(i, j int) bool { return order[names[i]] < order[names[j]] })
-	return names
+	sort.Slice(out, func(i, j int) bool { return order[out[i]] < order[out[j]] })
+	return out
 }
 
 // Validate runs, on each GPU, the tests behind its figures (on up to
@@ -185,39 +377,84 @@ func Validate(gpus []*arch.GPU, o Options, workers int) (*Validation, error) {
 }
 
 // Compare checks the figures of each GPU against results (which must hold
-// the tests behind them, run on that GPU).
+// the tests behind them, run on that GPU and, for a figure over another
+// GPU, on that one). A figure whose other GPU is not in gpus is skipped,
+// with the reason.
 func Compare(gpus []*arch.GPU, results []*Result) (*Validation, error) {
 	figs, err := Figures()
 	if err != nil {
 		return nil, err
 	}
+	return compare(figs, gpus, results)
+}
+
+func compare(figs []Figure, gpus []*arch.GPU, results []*Result) (*Validation, error) {
+	result := func(f Figure, g *arch.GPU, test string) (*Result, error) {
+		for _, x := range results {
+			if x.GPU == g.ID && x.Test == test {
+				return x, nil
+			}
+		}
+		return nil, fmt.Errorf("figure %s: test %s was not run on %s", f.ID, test, g.ID)
+	}
 	v := &Validation{Figures: []Check{}}
 	for _, g := range gpus {
 		for _, f := range FiguresFor(g, figs) {
-			var r *Result
-			for _, x := range results {
-				if x.GPU == g.ID && x.Test == f.Test {
-					r = x
+			h := g
+			if f.crossGPU() {
+				if h = find(gpus, f.overGPU()); h == nil {
+					v.Skipped = append(v.Skipped, Skip{ID: f.ID, On: g.ID,
+						Reason: fmt.Sprintf("compares with %s, which this run does not validate (add --gpu %s)", f.overGPU(), f.overGPU())})
+					continue
 				}
 			}
-			if r == nil {
-				return nil, fmt.Errorf("figure %s: test %s was not run on %s", f.ID, f.Test, g.ID)
+			r, err := result(f, g, f.Test)
+			if err != nil {
+				return nil, err
 			}
-			sim, err := f.simulated(r)
+			var over *Result
+			if f.Over != "" {
+				if over, err = result(f, h, f.overTest()); err != nil {
+					return nil, err
+				}
+			}
+			sim, err := f.simulated(r, over)
+			var missing *missingMetric
+			if errors.As(err, &missing) && missing.quick {
+				// The demo's short sweeps leave out points some figures read.
+				v.Skipped = append(v.Skipped, Skip{ID: f.ID, On: g.ID, Reason: fmt.Sprintf("the short sweep does not measure %s", missing.name)})
+				continue
+			}
 			if err != nil {
 				return nil, fmt.Errorf("figure %s on %s: %w", f.ID, g.ID, err)
 			}
 			e := 100 * (sim - f.Published) / f.Published
-			v.Figures = append(v.Figures, Check{Figure: f, On: g.ID, Simulated: sim, ErrorPct: e, Within: math.Abs(e) <= f.TolerancePct})
+			c := Check{Figure: f, On: g.ID, Simulated: sim, ErrorPct: e, Within: f.Holds(sim)}
+			if h != g {
+				c.OverOn = h.ID
+			}
+			if f.Comparative() {
+				held := c.Within
+				c.Held = &held
+			}
+			v.Figures = append(v.Figures, c)
 		}
 	}
-	if len(v.Figures) > 0 {
-		sum := 0.0
-		for _, c := range v.Figures {
-			sum += math.Abs(c.ErrorPct)
-			v.MaxAbsErrorPct = math.Max(v.MaxAbsErrorPct, math.Abs(c.ErrorPct))
+	sum := 0.0
+	for _, c := range v.Figures {
+		if c.Comparative() {
+			v.Comparative++
+			if c.Within {
+				v.Held++
+			}
+			continue
 		}
-		v.MAPE = sum / float64(len(v.Figures))
+		v.Numeric++
+		sum += math.Abs(c.ErrorPct)
+		v.MaxAbsErrorPct = math.Max(v.MaxAbsErrorPct, math.Abs(c.ErrorPct))
+	}
+	if v.Numeric > 0 {
+		v.MAPE = sum / float64(v.Numeric)
 	}
 	return v, nil
 }
@@ -232,28 +469,39 @@ func gpuList(figs []Figure) []string {
 	return out
 }
 
-// simulated reads the figure's metric (over another) from a test result.
-func (f Figure) simulated(r *Result) (float64, error) {
-	get := func(name string) (float64, error) {
+// missingMetric is a metric a result lacks; quick when the result is of
+// the short sweeps.
+type missingMetric struct {
+	name, msg string
+	quick     bool
+}
+
+func (e *missingMetric) Error() string { return e.msg }
+
+// simulated reads the figure's metric from r, over its over metric from
+// over (nil when the figure has none).
+func (f Figure) simulated(r, over *Result) (float64, error) {
+	get := func(r *Result, name string) (float64, error) {
 		v, ok := r.Metrics[name]
 		if !ok {
-			return 0, fmt.Errorf("test %s gave no metric %q (it gave %s)", f.Test, name, strings.Join(r.MetricNames(), ", "))
+			return 0, &missingMetric{name: name, quick: r.Quick,
+				msg: fmt.Sprintf("test %s on %s gave no metric %q (it gave %s)", r.Test, r.GPU, name, strings.Join(r.MetricNames(), ", "))}
 		}
 		return v, nil
 	}
-	v, err := get(f.Metric)
+	v, err := get(r, f.Metric)
 	if err != nil {
 		return 0, err
 	}
 	if f.Over == "" {
 		return v, nil
 	}
-	d, err := get(f.Over)
+	d, err := get(over, f.Over)
 	if err != nil {
 		return 0, err
 	}
 	if d == 0 {
-		return 0, fmt.Errorf("metric %q is zero", f.Over)
+		return 0, fmt.Errorf("metric %q of %s on %s is zero", f.Over, over.Test, over.GPU)
 	}
 	return v / d, nil
 }

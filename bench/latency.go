@@ -52,6 +52,11 @@ func (c *ctx) footprints(max int) []int {
 	return upTo(globalFootprints, max)
 }
 
+// smallFootprints start the texture sweep: Adreno's texture caches are
+// 1 KB (seeds 000 and 001), and a plateau needs two points, so a cache of
+// 1 KB shows only with points below it.
+var smallFootprints = []int{256, 512}
+
 // chaseStrideFor is the ring's stride for a footprint.
 func chaseStrideFor(footprint, elem int) int {
 	s := chaseStride
@@ -161,24 +166,38 @@ func levels(pts []Point) []level {
 	return out
 }
 
-// latencyMetrics records each plateau's end footprint (KiB) and latency.
-func latencyMetrics(r *Result, pts []Point) {
+// latencyMetrics records each plateau's end footprint (KiB) and latency,
+// and every point's latency (cycles@64KB); in nanoseconds too, at the GPU's
+// clock, so that claims comparing GPUs of different clocks compare time.
+func latencyMetrics(r *Result, pts []Point, clockMHz float64) {
+	ns := func(cycles float64) float64 { return cycles * 1000 / clockMHz }
 	for i, lv := range levels(pts) {
 		r.metric(fmt.Sprintf("level%d_end_kib", i+1), lv.To/kib)
 		r.metric(fmt.Sprintf("level%d_cycles", i+1), lv.Cycles)
+		r.metric(fmt.Sprintf("level%d_ns", i+1), ns(lv.Cycles))
+	}
+	for _, p := range pts {
+		r.metric("cycles@"+sizeKey(p.X), p.Y)
+		r.metric("ns@"+sizeKey(p.X), ns(p.Y))
 	}
 }
 
-func latencyTest(name, title, entry, doc string, maxFootprint func(g *arch.GPU) int) *Test {
+func latencyTest(name, title, entry, doc string, maxFootprint func(g *arch.GPU) int, small bool) *Test {
 	t := &Test{Name: name, Title: title, Doc: doc}
+	fps := func(c *ctx) []int {
+		out := c.footprints(maxFootprint(c.g))
+		if small {
+			out = append(append([]int{}, smallFootprints...), out...)
+		}
+		return out
+	}
 	t.Points = func(g *arch.GPU, o Options) int {
-		c := &ctx{g: g, o: o}
-		return len(c.footprints(maxFootprint(g)))
+		return len(fps(&ctx{g: g, o: o}))
 	}
 	t.run = func(c *ctx) (*Result, error) {
 		r := &Result{Chart: Curve, XLabel: "footprint", XUnit: "B", YLabel: "latency", Unit: "cycles", LogX: true, PlotNS: true}
 		var pts []Point
-		for _, fp := range c.footprints(maxFootprint(c.g)) {
+		for _, fp := range fps(c) {
 			lat, err := c.chase(entry, fp)
 			if err != nil {
 				return nil, fmt.Errorf("footprint %s: %w", sizeLabel(float64(fp)), err)
@@ -188,7 +207,7 @@ func latencyTest(name, title, entry, doc string, maxFootprint func(g *arch.GPU) 
 			r.add(c.g.ID, p)
 			c.tick()
 		}
-		latencyMetrics(r, pts)
+		latencyMetrics(r, pts, c.g.ClockMHz)
 		r.metric("max_cycles", pts[len(pts)-1].Y)
 		return r, nil
 	}
@@ -198,16 +217,16 @@ func latencyTest(name, title, entry, doc string, maxFootprint func(g *arch.GPU) 
 var (
 	latencyGlobal = latencyTest("latency-global", "Global memory latency (pointer chase)", "chase_global",
 		"One work-item follows a random single-cycle ring of 64-byte slots through global memory, 1 KB to 256 MB; cycles per dependent load.",
-		func(*arch.GPU) int { return 256 * mib })
+		func(*arch.GPU) int { return 256 * mib }, false)
 	latencyTexture = latencyTest("latency-texture", "Texture path latency (read_imageui chase)", "chase_image",
-		"The same ring in channel x of an image1d_buffer, followed with read_imageui: the texture cache, then L2 and beyond.",
-		func(*arch.GPU) int { return 16 * mib })
+		"The same ring in channel x of an image1d_buffer, followed with read_imageui, 256 B to 16 MB: the texture cache, then L2 and beyond.",
+		func(*arch.GPU) int { return 16 * mib }, true)
 	latencyLocal = latencyTest("latency-local", "Local memory latency (pointer chase)", "chase_local",
 		"The ring copied into a work-group's local memory (up to the GPU's per-work-group limit), then followed by one work-item.",
-		func(g *arch.GPU) int { return g.LocalMemory.MaxPerWorkgroupKiB * kib })
+		func(g *arch.GPU) int { return g.LocalMemory.MaxPerWorkgroupKiB * kib }, false)
 	latencyConstant = latencyTest("latency-constant", "Constant memory latency (pointer chase)", "chase_constant",
 		"The ring read through a __constant pointer, 1 KB to 64 KB.",
-		func(*arch.GPU) int { return 64 * kib })
+		func(*arch.GPU) int { return 64 * kib }, false)
 )
 
 // sizeLabel prints a byte count as 64 KB, 1.5 MB.

@@ -335,11 +335,13 @@ td.n { text-align: right; } .bad { color: #b00; }
 {{end}}
 {{with .Validation}}
 <h2 id="validation">Published figures against the simulator</h2>
-<p>Mean absolute percentage error: <b>{{printf "%.1f" .MAPE}}%</b> over {{len .Figures}} figures (largest {{printf "%.1f" .MaxAbsErrorPct}}%).</p>
+<p>Mean absolute percentage error: <b>{{printf "%.1f" .MAPE}}%</b> over {{.Numeric}} figures (largest {{printf "%.1f" .MaxAbsErrorPct}}%).{{if .Comparative}} {{.Held}} of {{.Comparative}} comparative figures hold.{{end}}</p>
 <table>
 <tr><th>figure</th><th>GPU</th><th>source</th><th>published</th><th>simulated</th><th>unit</th><th>error</th></tr>
-{{range .Figures}}<tr><td>{{.ID}}</td><td>{{.On}}</td><td>{{.Source}}</td><td class="n">{{num .Published}}</td><td class="n">{{num .Simulated}}</td><td>{{.Unit}}</td><td class="n{{if not .Within}} bad{{end}}">{{pct .ErrorPct}}</td></tr>
+{{range .Figures}}<tr><td>{{.ID}}</td><td>{{.On}}</td><td>{{.Source}}</td><td class="n">{{.Expected}}</td><td class="n">{{num .Simulated}}</td><td>{{.Unit}}</td><td class="n{{if not .Within}} bad{{end}}">{{.Verdict}}</td></tr>
 {{end}}</table>
+{{range .Skipped}}<p class="doc">skipped {{.ID}} on {{.On}}: {{.Reason}}</p>
+{{end}}
 {{end}}
 </body>
 </html>

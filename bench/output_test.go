@@ -8,8 +8,11 @@ import (
 	"image/png"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/pocketgpu/pocketgpu/arch"
 )
 
 var update = flag.Bool("update", false, "rewrite the testdata goldens")
@@ -40,7 +43,7 @@ func sampleResults() []*Result {
 		for i, y := range ys {
 			r.add(gpu, Point{X: float64(int(kib) << (2 * i)), Y: y})
 		}
-		latencyMetrics(r, r.Series[0].Points)
+		latencyMetrics(r, r.Series[0].Points, clock)
 		return r
 	}
 	a := mk("mali-g52", 800, 60.375, 60.375, 113.4, 113.4, 252.2, 252.2)
@@ -173,6 +176,15 @@ func TestFiguresFile(t *testing.T) {
 		if !tt.AppliesTo(g) {
 			t.Errorf("figure %s: test %s does not run on %s", f.ID, f.Test, f.GPU)
 		}
+		if f.Over != "" {
+			ot, err := Lookup(f.overTest())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !ot.AppliesTo(lookupGPU(t, f.overGPU())) {
+				t.Errorf("figure %s: over test %s does not run on %s", f.ID, f.overTest(), f.overGPU())
+			}
+		}
 	}
 	// Every figure issue 5 lists.
 	for _, id := range []string{
@@ -207,6 +219,14 @@ func TestParseFiguresErrors(t *testing.T) {
 		{"no tolerance", strings.Replace(ok, "tolerance_pct: 5", "tolerance_pct: 0", 1), "tolerance_pct"},
 		{"duplicate", ok + strings.TrimPrefix(ok, "figures:\n"), "id used twice"},
 		{"not YAML", "figures: [", "figures.yaml"},
+		{"not a preset", strings.Replace(ok, "gpu: mali-g52", "gpu: mali-g99", 1), "not a preset"},
+		{"over_gpu not a preset", strings.Replace(ok, "metric: m,", "metric: m, over: m, over_gpu: nope, relation: less,", 1), `over_gpu "nope"`},
+		{"over_gpu without over", strings.Replace(ok, "metric: m,", "metric: m, over_gpu: adreno-640,", 1), "give over"},
+		{"cross-GPU without relation", strings.Replace(ok, "metric: m,", "metric: m, over: m, over_gpu: adreno-640,", 1), "give a relation"},
+		{"unknown relation", strings.Replace(ok, "metric: m,", "metric: m, relation: faster,", 1), `relation "faster"`},
+		{"unknown over_test", strings.Replace(ok, "metric: m,", "metric: m, over: m, over_test: speed,", 1), `unknown test "speed"`},
+		{"about needs a tolerance", strings.Replace(ok, "tolerance_pct: 5", "tolerance_pct: 0, relation: about", 1), "tolerance_pct"},
+		{"less by 100%", strings.Replace(ok, "tolerance_pct: 5", "tolerance_pct: 100, relation: less", 1), "under 100"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -230,7 +250,7 @@ func TestSimulatedMetric(t *testing.T) {
 		{Figure{Test: "rates", Metric: "c"}, 0, `no metric "c"`},
 		{Figure{Test: "rates", Metric: "a", Over: "z"}, 0, "is zero"},
 	} {
-		got, err := tt.f.simulated(r)
+		got, err := tt.f.simulated(r, r)
 		if tt.err != "" {
 			if err == nil || !strings.Contains(err.Error(), tt.err) {
 				t.Errorf("%+v: error %v, want %q", tt.f, err, tt.err)
@@ -240,5 +260,139 @@ func TestSimulatedMetric(t *testing.T) {
 		if err != nil || got != tt.want {
 			t.Errorf("%+v: %v, %v; want %v", tt.f, got, err, tt.want)
 		}
+	}
+}
+
+func TestParseComparative(t *testing.T) {
+	y := "figures:\n  - {id: a, gpu: adreno-640, test: bandwidth-local, metric: f32x4.gbs, over: f32x4.gbs, over_gpu: adreno-530, relation: greater, published: 1, unit: x, tolerance_pct: 0, source: \"seed 001 §Local Memory\", wording: w}\n"
+	figs, err := parseFigures([]byte(y))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := figs[0]; !f.Comparative() || !f.crossGPU() || f.overTest() != "bandwidth-local" || f.overGPU() != "adreno-530" {
+		t.Errorf("%+v", f)
+	}
+}
+
+func TestRelations(t *testing.T) {
+	for _, tt := range []struct {
+		rel      string
+		pub, tol float64
+		sim      float64
+		holds    bool
+		expected string
+	}{
+		{"", 10, 10, 10.9, true, "10"},
+		{"", 10, 10, 11.1, false, "10"},
+		{"about", 2, 15, 1.75, true, "≈ 2 ±15%"},
+		{"about", 2, 15, 1.6, false, "≈ 2 ±15%"},
+		{"greater", 1, 0, 1.01, true, "> 1"},
+		{"greater", 1, 0, 1, false, "> 1"},
+		{"greater", 2, 10, 2.1, false, "> 2.2"},
+		{"less", 1, 0, 0.99, true, "< 1"},
+		{"less", 1, 0, 0.9999999999, false, "< 1"},
+		{"greater", 1, 0, 1.0000000001, false, "> 1"},
+		{"less", 1, 50, 0.6, false, "< 0.5"},
+		{"at_least", 48, 0, 48, true, "≥ 48"},
+		{"at_least", 48, 0, 47.9, false, "≥ 48"},
+		{"at_most", 1, 5, 1.04, true, "≤ 1.05"},
+		{"at_most", 1, 5, 1.06, false, "≤ 1.05"},
+	} {
+		f := Figure{Relation: tt.rel, Published: tt.pub, TolerancePct: tt.tol}
+		if got := f.Holds(tt.sim); got != tt.holds {
+			t.Errorf("%s %v ±%v: Holds(%v) = %v", tt.rel, tt.pub, tt.tol, tt.sim, got)
+		}
+		if got := f.Expected(); got != tt.expected {
+			t.Errorf("%s %v ±%v: Expected() = %q, want %q", tt.rel, tt.pub, tt.tol, got, tt.expected)
+		}
+	}
+}
+
+// Figures over another GPU: the jobs run the over test on that GPU, the
+// check reads both, and a run without the other GPU skips the figure with
+// a note instead of failing. Comparative figures stay out of the MAPE.
+func TestCompareAcrossGPUs(t *testing.T) {
+	figs := []Figure{
+		{ID: "num", GPU: "adreno-640", Test: "rates", Metric: "m", Published: 10, TolerancePct: 10},
+		{ID: "cross", GPU: "adreno-640", Test: "bandwidth-local", Metric: "bw", Over: "bw", OverGPU: "adreno-530", Relation: "about", Published: 1, TolerancePct: 10},
+		{ID: "tests", GPU: "adreno-640", Test: "bandwidth-local", Metric: "bw", Over: "l2", OverTest: "bandwidth-global", Relation: "less", Published: 1},
+	}
+	a640, a530 := lookupGPU(t, "adreno-640"), lookupGPU(t, "adreno-530")
+	user := userGPU(t, "base: adreno-640\nclock_mhz: 600\n")
+	jobs, err := validationJobs(figs, []*arch.GPU{a640, a530})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, j := range jobs {
+		names = append(names, j.Test.Name+"/"+j.GPU.ID)
+	}
+	if want := []string{"bandwidth-global/adreno-640", "bandwidth-local/adreno-640", "rates/adreno-640", "bandwidth-local/adreno-530"}; !slices.Equal(names, want) {
+		t.Errorf("jobs %v, want %v", names, want)
+	}
+	res := func(test, gpu string, m map[string]float64) *Result { return &Result{Test: test, GPU: gpu, Metrics: m} }
+	results := []*Result{
+		res("rates", "adreno-640", map[string]float64{"m": 11}),
+		res("bandwidth-local", "adreno-640", map[string]float64{"bw": 20}),
+		res("bandwidth-global", "adreno-640", map[string]float64{"l2": 40}),
+		res("bandwidth-local", "adreno-530", map[string]float64{"bw": 10}),
+	}
+	v, err := compare(figs, []*arch.GPU{a640, a530}, results)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(v.Figures) != 3 || v.Numeric != 1 || v.Comparative != 2 || v.Held != 1 || v.MAPE != 10 || len(v.Skipped) != 0 {
+		t.Fatalf("%+v", v)
+	}
+	cross := v.Figures[1]
+	if cross.Simulated != 2 || cross.OverOn != "adreno-530" || cross.Held == nil || *cross.Held || cross.Verdict() != "not held" {
+		t.Errorf("cross: %+v", cross)
+	}
+	if c := v.Figures[2]; c.Simulated != 0.5 || c.OverOn != "" || !*c.Held || c.Verdict() != "held" {
+		t.Errorf("tests: %+v", c)
+	}
+	if c := v.Figures[0]; c.Held != nil || c.Verdict() != "+10.0%" {
+		t.Errorf("numeric: %+v", c)
+	}
+	// A user's GPU built on the 640, alone: the cross-GPU figure is
+	// skipped and no job runs the 530's test.
+	jobs, err = validationJobs(figs, []*arch.GPU{user})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, j := range jobs {
+		if j.GPU != user {
+			t.Errorf("job %s on %s", j.Test.Name, j.GPU.ID)
+		}
+	}
+	for i := range results {
+		if results[i].GPU == "adreno-640" {
+			results[i].GPU = user.ID
+		}
+	}
+	v, err = compare(figs, []*arch.GPU{user}, results)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(v.Figures) != 2 || len(v.Skipped) != 1 || v.Skipped[0].ID != "cross" || !strings.Contains(v.Skipped[0].Reason, "--gpu adreno-530") {
+		t.Errorf("user GPU alone: %+v", v)
+	}
+	// A short sweep that lacks a figure's point skips it (the demo).
+	quick := []*Result{{Test: "rates", GPU: "adreno-640", Metrics: map[string]float64{}, Quick: true}}
+	v, err = compare(figs[:1], []*arch.GPU{a640}, quick)
+	if err != nil || len(v.Figures) != 0 || len(v.Skipped) != 1 || !strings.Contains(v.Skipped[0].Reason, "short sweep") {
+		t.Errorf("quick result without the metric: %+v, %v", v, err)
+	}
+	quick[0].Quick = false
+	if _, err := compare(figs[:1], []*arch.GPU{a640}, quick); err == nil || !strings.Contains(err.Error(), `no metric "m"`) {
+		t.Errorf("full result without the metric: %v", err)
+	}
+	// The 530 alone: it has no figures of its own, but it is another's
+	// comparison, so it is no error; nothing to run.
+	if jobs, err := validationJobs(figs, []*arch.GPU{a530}); err != nil || len(jobs) != 0 {
+		t.Errorf("530 alone: %v, %v", jobs, err)
+	}
+	if _, err := validationJobs(figs, []*arch.GPU{lookupGPU(t, "mali-g72")}); err == nil {
+		t.Error("a GPU no figure names should be an error")
 	}
 }

@@ -17,9 +17,9 @@ var commonStoreStrides = []int{1, 2, 4, 8, 16}
 var commonStore = &Test{
 	Name:    "common-store",
 	Title:   "Common store throughput by access stride (Rogue)",
-	Doc:     "Work-groups of 64 read __local floats at a stride of 1 to 16 floats per work-item, and float4 per work-item (the guide's three scenarios); the common store's throughput while it is busy (bytes over its busy cycles, as a profiler counts them) as a share of its 64 bytes a cycle, and cycles per 16-thread read.",
+	Doc:     "Work-groups of 64 read __local floats at a stride of 1 to 16 floats per work-item, and float4 per work-item (the guide's three scenarios), and write consecutive floats; the common store's throughput while it is busy (bytes over its busy cycles, as a profiler counts them) as a share of its 64 bytes a cycle, and cycles per 16-thread read.",
 	Applies: isRogue,
-	Points:  func(*arch.GPU, Options) int { return len(commonStoreStrides) + 1 },
+	Points:  func(*arch.GPU, Options) int { return len(commonStoreStrides) + 2 },
 }
 
 // peakCommonStore is the common store's bytes per cycle: every bank
@@ -38,8 +38,8 @@ func init() {
 		mask := fp/4 - 1
 		peak := peakCommonStore(g)
 		half := g.LanesPerEngine // threads served together
-		measure := func(entry string, stride, bytesPerThread int) (pct, cyclesPer16 float64, err error) {
-			k, err := c.kernel("bandwidth", entry)
+		measure := func(file, entry string, stride, bytesPerThread int) (pct, cyclesPer16 float64, err error) {
+			k, err := c.kernel(file, entry)
 			if err != nil {
 				return 0, 0, err
 			}
@@ -82,7 +82,7 @@ func init() {
 			return 100 * bpc / peak, float64(half*bytesPerThread) / bpc, nil
 		}
 		for _, s := range commonStoreStrides {
-			pct, cyc, err := measure("cs_stride", s, 4)
+			pct, cyc, err := measure("bandwidth", "cs_stride", s, 4)
 			if err != nil {
 				return nil, err
 			}
@@ -92,13 +92,22 @@ func init() {
 			r.metric(fmt.Sprintf("stride%d.cycles", s), cyc)
 			c.tick()
 		}
-		pct, cyc, err := measure("cs_float4", 0, 16)
+		pct, cyc, err := measure("bandwidth", "cs_float4", 0, 16)
 		if err != nil {
 			return nil, err
 		}
 		r.add(g.ID, Point{Label: "float4 per thread", Y: pct, Note: fmt.Sprintf("%.2f cycles per %d-thread read", cyc, half)})
 		r.metric("float4.pct", pct)
 		r.metric("float4.cycles", cyc)
+		c.tick()
+		// Writes: consecutive floats, a row per 16 threads.
+		pct, cyc, err = measure("cstore", "cs_write", 0, 4)
+		if err != nil {
+			return nil, err
+		}
+		r.add(g.ID, Point{Label: "write, stride 1 float", Y: pct, Note: fmt.Sprintf("%.2f cycles per %d-thread write", cyc, half)})
+		r.metric("write.pct", pct)
+		r.metric("write.cycles", cyc)
 		c.tick()
 		return r, nil
 	}
@@ -107,9 +116,9 @@ func init() {
 var rowOrder = &Test{
 	Name:    "row-order",
 	Title:   "One 128-byte line read by a task's threads (Rogue)",
-	Doc:     "Sixteen work-items of one task each load 8 bytes of one aligned 128-byte line from cold caches: L1 lookups, hits and misses, and the extra cycles over a single work-item's load.",
+	Doc:     "Sixteen work-items of one task each load 8 bytes of one aligned 128-byte line from cold caches: L1 lookups, hits and misses, and the extra cycles over a single work-item's load; and the L1 transactions of one work-item's 128-byte (ulong16) load.",
 	Applies: isRogue,
-	Points:  func(*arch.GPU, Options) int { return 2 },
+	Points:  func(*arch.GPU, Options) int { return 3 },
 }
 
 func init() {
@@ -149,6 +158,27 @@ func init() {
 		r.metric("misses", misses)
 		r.metric("hits", hits)
 		r.metric("extra_cycles", all-one)
+		// One work-item's 128-byte load: the L1 transactions it takes
+		// (bursts of at most rogue.burst_bytes).
+		kb, err := c.kernel("cstore", "burst_load")
+		if err != nil {
+			return nil, err
+		}
+		c.dev.ResetCaches()
+		l, err := c.bind(kb, 1, 1, "buf:u64:16=iota", "buf:u64:1", "u64:1")
+		if err != nil {
+			return nil, err
+		}
+		res, err := l.time()
+		l.free()
+		if err != nil {
+			return nil, err
+		}
+		ct := res.Timing.Counters
+		tx := ct.Value("l1_hits") + ct.Value("l1_misses")
+		r.add(c.g.ID, Point{Label: "L1 transactions of one 128-byte load", Y: tx})
+		r.metric("burst128.transactions", tx)
+		c.tick()
 		return r, nil
 	}
 }

@@ -4,7 +4,7 @@ package bench
 var suite = []*Test{
 	latencyGlobal, latencyTexture, latencyLocal, latencyConstant,
 	bandwidthGlobal, textureThroughput, bandwidthLocal,
-	ratesTest, chains, divergence, icache,
+	ratesTest, chains, divergence, workgroupSize, icache,
 	atomics, localOccupancy, registerOccupancy, hostCopy,
-	commonStore, rowOrder,
+	commonStore, rowOrder, asyncCopy, fluid, tiling,
 }

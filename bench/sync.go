@@ -38,6 +38,7 @@ func init() {
 		}
 		r.add(g.ID, Point{Label: "global hand-off (cycles)", Y: hg})
 		r.metric("handoff_global.cycles", hg)
+		r.metric("handoff_global.ns", hg*1000/g.ClockMHz)
 		c.tick()
 		// Local hand-off: the first work-item of two warps of one work-group.
 		w := g.WidestWarp()
@@ -60,6 +61,7 @@ func init() {
 		}
 		r.add(g.ID, Point{Label: "local hand-off (cycles)", Y: hl})
 		r.metric("handoff_local.cycles", hl)
+		r.metric("handoff_local.ns", hl*1000/g.ClockMHz)
 		c.tick()
 		// Throughput.
 		global, local := rateGrid(g)
@@ -204,6 +206,9 @@ func init() {
 			c.tick()
 		}
 		r.metric("active_local_kib", best)
+		// Per core (uSPTP): whether each has its own instance (seed 001:
+		// the 730's local memory is SP-private again).
+		r.metric("active_local_kib_per_core", best/float64(g.Cores))
 		// The largest allocation that launches, probed in 1 KB steps.
 		limit := 0
 		for s := 1; s <= 128; s++ {
@@ -260,7 +265,11 @@ func init() {
 			}
 			r.add(g.ID, Point{X: float64(regs), Y: float64(o.ResidentThreadsPerCore), Note: fmt.Sprintf("warp %d, limited by %s", o.WarpWidth, o.LimitedBy)})
 			r.metric(fmt.Sprintf("threads@%d", regs), float64(o.ResidentThreadsPerCore))
+			r.metric(fmt.Sprintf("warp@%d", regs), float64(o.WarpWidth))
 		}
+		// The largest work-group a launch may ask for
+		// (CL_DEVICE_MAX_WORK_GROUP_SIZE).
+		r.metric("max_workgroup_size", float64(g.MaxWorkgroupSize))
 		c.tick()
 		return r, nil
 	}

@@ -100,14 +100,16 @@ func TestValidateJSON(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	var v struct {
-		Figures []map[string]any `json:"figures"`
-		MAPE    *float64         `json:"mape_pct"`
+		Figures     []map[string]any `json:"figures"`
+		MAPE        *float64         `json:"mape_pct"`
+		Comparative int              `json:"comparative"`
+		Held        *int             `json:"comparative_held"`
 	}
 	if err := json.Unmarshal([]byte(out), &v); err != nil {
 		t.Fatalf("not JSON: %v\n%s", err, out)
 	}
-	if len(v.Figures) != 6 || v.MAPE == nil || *v.MAPE > 1 {
-		t.Fatalf("figures %d, MAPE %v", len(v.Figures), v.MAPE)
+	if len(v.Figures) != 26 || v.MAPE == nil || *v.MAPE > 1 || v.Comparative == 0 || v.Held == nil {
+		t.Fatalf("figures %d, MAPE %v, comparative %d held %v", len(v.Figures), v.MAPE, v.Comparative, v.Held)
 	}
 	for _, f := range v.Figures {
 		for _, k := range []string{"id", "gpu", "source", "published", "simulated", "unit", "error_pct"} {
@@ -118,11 +120,15 @@ func TestValidateJSON(t *testing.T) {
 		if !strings.HasPrefix(f["source"].(string), "seed 003 §") {
 			t.Errorf("figure %v: source %v", f["id"], f["source"])
 		}
+		// Comparative figures say whether they hold; numeric ones do not.
+		if _, held := f["held"]; held != (f["relation"] != nil) {
+			t.Errorf("figure %v: relation %v, held %v", f["id"], f["relation"], f["held"])
+		}
 	}
 }
 
 // A user's GPU is validated against its base preset's figures; giving the
-// USC twice the unified store moves the occupancy figure off.
+// USC twice the unified store moves the two occupancy figures off.
 func TestValidateUserGPU(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "big-us.yaml")
 	if err := os.WriteFile(file, []byte("base: powervr-gx6250\nrogue: {unified_store_registers: 2560}\n"), 0o644); err != nil {
@@ -141,7 +147,7 @@ func TestValidateUserGPU(t *testing.T) {
 	if !strings.Contains(occ, "big-us (as powervr-gx6250)") || !strings.Contains(occ, "1024") || !strings.Contains(occ, "+100.0% *") {
 		t.Errorf("occupancy row: %q\n%s", occ, out)
 	}
-	if !strings.Contains(out, "MAPE ") || !strings.Contains(out, "1 outside their tolerance") {
+	if !strings.Contains(out, "MAPE ") || !strings.Contains(out, "2 outside their tolerance") {
 		t.Errorf("summary:\n%s", out)
 	}
 }
@@ -197,5 +203,34 @@ func TestDemoReadme(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
+	}
+}
+
+// A GPU validated alone skips, with a note, the figures that compare it
+// with a GPU not in the run, instead of failing; comparative figures print
+// their relation and whether it holds.
+func TestValidateSkipsOtherGPU(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "my-530.yaml")
+	if err := os.WriteFile(file, []byte("base: adreno-530\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runCLI(t, "validate", "--gpu", file)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(out, "skipped on my-530: compares with adreno-640, which this run does not validate (add --gpu adreno-640): a530-dram-vs-a640-slc-latency") {
+		t.Errorf("no skip note:\n%s", out)
+	}
+	var emulated string
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasPrefix(l, "a530-int8-emulated") {
+			emulated = l
+		}
+	}
+	if !strings.Contains(emulated, "< 1") || !strings.HasSuffix(strings.TrimSpace(emulated), "held") {
+		t.Errorf("comparative row: %q", emulated)
+	}
+	if !strings.Contains(out, "comparative figures hold (not in the MAPE)") {
+		t.Errorf("summary:\n%s", out)
 	}
 }

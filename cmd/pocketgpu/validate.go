@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -32,7 +33,11 @@ value and the error; then the mean absolute percentage error (MAPE).
 
 --gpu limits the run to some GPUs; a GPU file built on a preset (base:
 mali-g52) is checked against that preset's figures, which shows how a change
-to the description moves them. --json prints {"figures": [...], "mape_pct": N}.
+to the description moves them. Comparative figures (a claim that one GPU or test is faster, "about
+doubled", "barely increases") print the relation they ask for and whether it
+holds; they are not in the MAPE. A figure that compares with a GPU not in the
+run is skipped, with a note. --json prints {"figures": [...], "mape_pct": N,
+"comparative_held": N, "skipped": [...]}.
 docs/validation.md explains every figure and the remaining errors.`,
 		Example: `  pocketgpu validate
   pocketgpu validate --gpu adreno-640 --json
@@ -90,7 +95,8 @@ func runValidation(cmd *cobra.Command, gpus []*arch.GPU, forceBar bool, workers 
 	return bench.Compare(gpus, results)
 }
 
-// writeValidation prints the figure table and the MAPE.
+// writeValidation prints the figure table, the MAPE of the numeric
+// figures, how many comparative ones hold, and the figures skipped.
 func writeValidation(w io.Writer, v *bench.Validation) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "FIGURE\tGPU\tSOURCE\tPUBLISHED\tSIMULATED\tUNIT\tERROR")
@@ -99,22 +105,44 @@ func writeValidation(w io.Writer, v *bench.Validation) error {
 		mark := ""
 		if !c.Within {
 			mark = " *"
-			outside++
+			if !c.Comparative() {
+				outside++
+			}
 		}
 		gpu := c.On
 		if c.On != c.GPU {
 			gpu = fmt.Sprintf("%s (as %s)", c.On, c.GPU)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%+.1f%%%s\n", c.ID, gpu, c.Source, num(c.Published), num(c.Simulated), c.Unit, c.ErrorPct, mark)
+		if c.OverOn != "" {
+			gpu += " / " + c.OverOn
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s%s\n", c.ID, gpu, c.Source, c.Expected(), num(c.Simulated), c.Unit, c.Verdict(), mark)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "\nMAPE %.1f%% over %d figures; largest error %.1f%%", v.MAPE, len(v.Figures), v.MaxAbsErrorPct)
+	fmt.Fprintf(w, "\nMAPE %.1f%% over %d figures; largest error %.1f%%", v.MAPE, v.Numeric, v.MaxAbsErrorPct)
 	if outside > 0 {
 		fmt.Fprintf(w, "; %d outside their tolerance (*)", outside)
 	}
+	if v.Comparative > 0 {
+		fmt.Fprintf(w, "\n%d of %d comparative figures hold (not in the MAPE)", v.Held, v.Comparative)
+	}
 	fmt.Fprintln(w)
+	// One line per reason: a run without the 530 skips a dozen figures
+	// for the same one.
+	var reasons []string
+	ids := map[string][]string{}
+	for _, s := range v.Skipped {
+		key := s.On + ": " + s.Reason
+		if ids[key] == nil {
+			reasons = append(reasons, key)
+		}
+		ids[key] = append(ids[key], s.ID)
+	}
+	for _, key := range reasons {
+		fmt.Fprintf(w, "skipped on %s: %s\n", key, strings.Join(ids[key], ", "))
+	}
 	return nil
 }
 
