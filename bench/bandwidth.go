@@ -114,7 +114,7 @@ func sizeKey(b float64) string {
 var bandwidthGlobal = &Test{
 	Name:  "bandwidth-global",
 	Title: "Global memory read bandwidth",
-	Doc:   "A grid that fills every warp slot reads float4 (and, as the seeds' authors did, scalar float) elements of a buffer, footprint 4 KB to 16 MB, from cold caches; every run reads the whole footprint, or four times the largest cache where that is less. GB/s at the GPU's clock.",
+	Doc:   "A grid that fills every warp slot reads float4 (and, as the seeds' authors did, scalar float) elements of a buffer, footprint 4 KB to 16 MB, from cold caches, the grid's window moving 64 elements further at every load so that each core sweeps the whole footprint; every run reads the whole footprint, or four times the largest cache where that is less. GB/s at the GPU's clock.",
 	Points: func(g *arch.GPU, o Options) int {
 		if o.Quick {
 			return 2 * len(quickBandwidthFootprints)

@@ -120,7 +120,13 @@ func init() {
 				if err != nil {
 					return nil, fmt.Errorf("%s: %w", k.Entry, err)
 				}
-				r.metric(k.Entry+".ops_per_clk", v)
+				// Each kernel's own rate, beside the operation's best:
+				// Rogue's and Midgard's float4 kernels fill lanes the
+				// scalar kernel cannot, and some figures are about the
+				// scalar instruction.
+				r.metric("kernel."+k.Entry+".ops_per_clk", v)
+				r.metric("kernel."+k.Entry+".ops_per_core_clk", v/float64(g.Cores))
+				r.metric("kernel."+k.Entry+".cycles_per_warp", float64(w)*units/v)
 				if v > best {
 					best, bestWarp, bestEntry = v, w, k.Entry
 				}

@@ -51,7 +51,7 @@ var rooflineGaps = map[string]string{
 	"powervr-gx6250 bw_texture": "address arithmetic shares the issue port",
 	// Midgard issues the loop's integer address arithmetic one scalar at a
 	// time: the float4 loads are compute bound before L1 or L2 is busy.
-	"mali-t760 bw_global 8KB": "scalar integer address arithmetic", "mali-t760 bw_global 64KB": "scalar integer address arithmetic",
+	"mali-t760 bw_global 8KB": "scalar integer address arithmetic",
 	// Rogue resolves a task's accesses one after another in row order; from
 	// L2 each transaction waits for its line, so the stream stays below
 	// the one-transaction-per-cycle L1 ceiling (84%).

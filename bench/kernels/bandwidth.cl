@@ -1,7 +1,13 @@
 // Bandwidth and throughput. Work-item i of a grid of G reads elements
-// i, i+G, i+2G ... wrapped into the footprint by a power-of-two mask, so any
-// footprint can be read by a grid that fills the GPU; four independent sums
-// keep the loads independent. iters is the number of 4-load rounds.
+// i, i+G+S, i+2(G+S) ... wrapped into the footprint by a power-of-two mask,
+// so any footprint can be read by a grid that fills the GPU; four
+// independent sums keep the loads independent. iters is the number of
+// 4-load rounds. The skew S (64 elements: a whole number of lines for any
+// line size up to 1 KB) moves the grid's window along the footprint every
+// load, so that each core, not only the GPU, sweeps all of it: with G a
+// multiple of the footprint, i+G would read the same element forever and a
+// core's cache would only ever see its own work-items' share.
+#define SKEW 64u
 
 // Global memory, float4 loads through the load/store path.
 __kernel void bw_global(__global const float4 *in, __global float4 *out, uint mask, uint iters)
@@ -10,10 +16,10 @@ __kernel void bw_global(__global const float4 *in, __global float4 *out, uint ma
     uint i = get_global_id(0);
     float4 s0 = 0.0f, s1 = 0.0f, s2 = 0.0f, s3 = 0.0f;
     for (uint k = 0; k < iters; k++) {
-        s0 += in[i & mask]; i += g;
-        s1 += in[i & mask]; i += g;
-        s2 += in[i & mask]; i += g;
-        s3 += in[i & mask]; i += g;
+        s0 += in[i & mask]; i += g + SKEW;
+        s1 += in[i & mask]; i += g + SKEW;
+        s2 += in[i & mask]; i += g + SKEW;
+        s3 += in[i & mask]; i += g + SKEW;
     }
     out[get_global_id(0)] = s0 + s1 + s2 + s3;
 }
@@ -26,15 +32,16 @@ __kernel void bw_global_f32(__global const float *in, __global float *out, uint 
     uint i = get_global_id(0);
     float s0 = 0.0f, s1 = 0.0f, s2 = 0.0f, s3 = 0.0f;
     for (uint k = 0; k < iters; k++) {
-        s0 += in[i & mask]; i += g;
-        s1 += in[i & mask]; i += g;
-        s2 += in[i & mask]; i += g;
-        s3 += in[i & mask]; i += g;
+        s0 += in[i & mask]; i += g + SKEW;
+        s1 += in[i & mask]; i += g + SKEW;
+        s2 += in[i & mask]; i += g + SKEW;
+        s3 += in[i & mask]; i += g + SKEW;
     }
     out[get_global_id(0)] = s0 + s1 + s2 + s3;
 }
 
-// Texture samples: read_imageui on an image1d_buffer, 16 bytes a sample.
+// Texture samples: read_imageui on an image1d_buffer, 16 bytes a sample
+// (the image fits every texture cache: no skew).
 __kernel void bw_texture(read_only image1d_buffer_t img, __global uint4 *out, uint mask, uint iters)
 {
     uint g = get_global_size(0);
