@@ -1,0 +1,76 @@
+// Kernels of `pocketgpu probe`. Every measurement is a difference of two
+// runs of the same kernel with a loop count n and 2n, so launch costs and
+// ramp-up cancel; the kernels only need a loop whose count is an argument
+// and a store that keeps the result alive.
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+
+// chase: one work-item follows a ring of indices (ring[i] is the next
+// slot), so each step waits for the load before it: the time of a step is
+// the latency of the level that holds the ring.
+__kernel void chase(__global const uint *ring, __global uint *out, uint steps)
+{
+    uint i = 0;
+    for (uint k = 0; k < steps; k++)
+        i = ring[i];
+    out[get_global_id(0)] = i;
+}
+
+// diverge: the work-group splits into runs of `group` work-items that take
+// one of two loops. Where a run is narrower than a warp, a warp holds both
+// runs and executes both loops one after the other.
+__kernel void diverge(__global float *out, uint iters, uint group, float b, float c)
+{
+    uint lid = get_local_id(0);
+    float a = (float)lid;
+    if ((lid / group) & 1u) {
+        for (uint k = 0; k < iters; k++) {
+            a = fma(a, b, c); a = fma(a, b, c); a = fma(a, b, c); a = fma(a, b, c);
+            a = fma(a, b, c); a = fma(a, b, c); a = fma(a, b, c); a = fma(a, b, c);
+        }
+    } else {
+        for (uint k = 0; k < iters; k++) {
+            a = fma(a, c, b); a = fma(a, c, b); a = fma(a, c, b); a = fma(a, c, b);
+            a = fma(a, c, b); a = fma(a, c, b); a = fma(a, c, b); a = fma(a, c, b);
+        }
+    }
+    out[get_global_id(0)] = a;
+}
+
+// Throughput: four independent vector accumulators, each updated sixteen
+// times per iteration (64 vector operations). Floating-point chains cannot
+// be folded without fast-math; integer ones form a ring (each accumulator
+// adds the next) so that no pass can merge repeated additions.
+#define FOUR(OP) OP(a0, a1) OP(a1, a2) OP(a2, a3) OP(a3, a0)
+#define SIXTEEN(OP) FOUR(OP) FOUR(OP) FOUR(OP) FOUR(OP)
+#define RATE(NAME, T, S, OP)                                                  \
+__kernel void NAME(__global T *out, uint iters, S bs, S cs)                   \
+{                                                                             \
+    uint id = get_global_id(0);                                               \
+    T b = (T)(bs), c = (T)(cs);                                               \
+    T x = (T)((S)(id & 7u));                                                  \
+    T a0 = x, a1 = x + (T)((S)1), a2 = x + (T)((S)2), a3 = x + (T)((S)3);     \
+    for (uint k = 0; k < iters; k++) {                                        \
+        SIXTEEN(OP) SIXTEEN(OP) SIXTEEN(OP) SIXTEEN(OP)                       \
+    }                                                                         \
+    out[id] = a0 + a1 + a2 + a3;                                              \
+}
+
+#define MAD(a, n) a = mad(a, b, c);
+#define FMA(a, n) a = fma(a, b, c);
+#define ADD(a, n) a = a + b;
+#define IADD(a, n) a = a + n;
+
+RATE(fp32_mad, float4, float, MAD)
+RATE(fp32_fma, float4, float, FMA)
+RATE(fp32_add, float4, float, ADD)
+RATE(fp16_mad, half4, half, MAD)
+RATE(fp16_add, half4, half, ADD)
+RATE(int32_add, uint4, uint, IADD)
+RATE(fp32_mad_1, float, float, MAD)
+RATE(fp32_fma_1, float, float, FMA)
+RATE(fp32_add_1, float, float, ADD)
+RATE(fp16_mad_2, half2, half, MAD)
+RATE(fp16_add_2, half2, half, ADD)
+RATE(fp16_mad_8, half8, half, MAD)
+RATE(fp16_add_8, half8, half, ADD)
+RATE(int32_add_1, uint, uint, IADD)
