@@ -207,8 +207,18 @@ func (p *prober) caches() (*CacheSweep, error) {
 	// starts missing as soon as its first sets overflow: one line in 64
 	// past a 4-way cache's size already misses in five lines of those sets.
 	for i := 0; i+1 < len(lv); i++ {
-		lo, hi := int(lv[i].lastInside), int(lv[i].firstAfter)
 		mid := lv[i].Latency + p.o.KneeFrac*(lv[i+1].Latency-lv[i].Latency)
+		// The bracket: the first point of the sweep past the level that
+		// reaches the threshold, and the point before it. (A physically
+		// indexed cache starts missing gradually, before its size, where
+		// pages of the same colour overflow their sets.)
+		lo, hi := int(lv[i].lastInside), int(lv[i].firstAfter)
+		for j, pt := range cs.Footprint {
+			if pt.X > lv[i].lastInside && pt.Y >= mid {
+				hi, lo = int(pt.X), int(cs.Footprint[j-1].X)
+				break
+			}
+		}
 		for hi-lo > max(lo/64, chaseStride) {
 			m := (lo + hi) / 2 / chaseStride * chaseStride
 			y, err := at(m)
@@ -272,24 +282,34 @@ func (p *prober) lineSize(lv []Level, i int) (int, []Point, error) {
 
 // ways chases k slots a level's size apart (one set of that level, and of
 // every smaller power-of-two level) for k = 1, 2, ...: they hit while k is
-// at most the associativity. Not measured when the size is not a whole
-// number of KiB (the stride would not land in one set).
+// at most the associativity. A physically indexed cache cannot be measured
+// this way (virtual strides do not keep to one set): 0, not measured.
 func (p *prober) ways(lv []Level, i int) (int, []Point, error) {
-	size := lv[i].SizeBytes
-	if size%1024 != 0 {
-		size = (size + 512) / 1024 * 1024
+	size := (lv[i].SizeBytes + 512) / 1024 * 1024
+	pow2 := 1024
+	for pow2*2 <= size {
+		pow2 *= 2
 	}
 	mid := (lv[i].Latency + lv[i+1].Latency) / 2
 	var pts []Point
-	for k := 1; k <= p.o.MaxWays+1; k++ {
-		y, err := p.chase(conflictRing(k, size), k)
-		if err != nil {
-			return 0, nil, fmt.Errorf("associativity chase of %d slots %d bytes apart: %w", k, size, err)
+	// The size itself is a multiple of the way size if it was measured
+	// exactly; the power of two below it is if the way size is a power of
+	// two (4 KiB pages of a CPU's L1, say).
+	for _, stride := range []int{size, pow2} {
+		pts = pts[:0]
+		for k := 1; k <= p.o.MaxWays+1; k++ {
+			y, err := p.chase(conflictRing(k, stride), k)
+			if err != nil {
+				return 0, nil, fmt.Errorf("associativity chase of %d slots %d bytes apart: %w", k, stride, err)
+			}
+			pts = append(pts, Point{float64(k), y})
+			if y > mid {
+				return k - 1, pts, nil
+			}
 		}
-		pts = append(pts, Point{float64(k), y})
-		if y > mid {
-			return k - 1, pts, nil
+		if stride == pow2 {
+			break
 		}
 	}
-	return 0, pts, nil // more ways than the sweep tries (or fully associative)
+	return 0, pts, nil // more ways than the sweep tries, fully associative, or physically indexed
 }

@@ -39,7 +39,7 @@ func SimOptions() Options {
 // DeviceOptions are the defaults for a real device: longer chases, so that
 // a step's latency stands above launch noise, and the fastest of five runs.
 func DeviceOptions() Options {
-	return Options{MinFootprint: 4 << 10, MaxFootprint: 8 << 20, ChaseSteps: 1 << 20, PlateauTol: 0.08, KneeTol: 0.25, KneeFrac: 0.3,
+	return Options{MinFootprint: 4 << 10, MaxFootprint: 4 << 20, ChaseSteps: 1 << 20, PlateauTol: 0.08, KneeTol: 0.25, KneeFrac: 0.2,
 		MaxWays: 24, RateIters: 64, MaxGridSteps: 14, WarpIters: 4096, Repeats: 5}
 }
 

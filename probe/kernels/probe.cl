@@ -2,7 +2,6 @@
 // runs of the same kernel with a loop count n and 2n, so launch costs and
 // ramp-up cancel; the kernels only need a loop whose count is an argument
 // and a store that keeps the result alive.
-#pragma OPENCL EXTENSION cl_khr_fp16 : enable
 
 // chase: one work-item follows a ring of indices (ring[i] is the next
 // slot), so each step waits for the load before it: the time of a step is
@@ -63,14 +62,19 @@ __kernel void NAME(__global T *out, uint iters, S bs, S cs)                   \
 RATE(fp32_mad, float4, float, MAD)
 RATE(fp32_fma, float4, float, FMA)
 RATE(fp32_add, float4, float, ADD)
-RATE(fp16_mad, half4, half, MAD)
-RATE(fp16_add, half4, half, ADD)
 RATE(int32_add, uint4, uint, IADD)
 RATE(fp32_mad_1, float, float, MAD)
 RATE(fp32_fma_1, float, float, FMA)
 RATE(fp32_add_1, float, float, ADD)
+RATE(int32_add_1, uint, uint, IADD)
+
+// Half kernels only where the device has half arithmetic.
+#ifdef cl_khr_fp16
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+RATE(fp16_mad, half4, half, MAD)
+RATE(fp16_add, half4, half, ADD)
 RATE(fp16_mad_2, half2, half, MAD)
 RATE(fp16_add_2, half2, half, ADD)
 RATE(fp16_mad_8, half8, half, MAD)
 RATE(fp16_add_8, half8, half, ADD)
-RATE(int32_add_1, uint, uint, IADD)
+#endif
