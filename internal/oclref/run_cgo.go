@@ -512,7 +512,7 @@ func OpenDevice(platform, device string) (*Device, error) {
 		return nil, err
 	}
 	if found == nil {
-		return nil, fmt.Errorf("no OpenCL device matches platform %q and device %q; the ICD loader has %s", platform, device, strings.Join(seen, ", "))
+		return nil, fmt.Errorf("%w platform %q and device %q; the ICD loader has %s", ErrNoMatch, platform, device, strings.Join(seen, ", "))
 	}
 	var cerr C.cl_int
 	found.ctx = C.ocl_context(found.dev, &cerr)

@@ -167,7 +167,7 @@ func YAML(res *probe.Result, baseID, why string) ([]byte, error) {
 				line = baseLine
 			}
 			waysNote := ""
-			if ways == 0 || (lv.SizeBytes/line)%ways != 0 {
+			if ways == 0 {
 				ways, waysNote = baseWays, " (ways not measured: the base's)"
 			}
 			fmt.Fprintf(&b, "%s:\n  source: \"probe: pointer chase, %.0f cycles a load%s\"\n  size_kib: %d\n", key, lv.Latency, waysNote, KiB(lv.SizeBytes, line, ways, slices))
