@@ -66,7 +66,7 @@ func (c *ICD) Kernel(name string) (Kernel, error) {
 
 func (c *ICD) KernelWorkGroup(k Kernel) (int, error) { return k.(*oclref.Kernel).WorkGroupSize() }
 
-func (c *ICD) Buffer(data []byte) (Buffer, error) { return c.d.NewBuffer(data) }
+func (c *ICD) Buffer(data []byte) (Buffer, error) { return c.d.NewHostBuffer(data) }
 
 func (c *ICD) Run(k Kernel, args []Arg, global, local int) (float64, error) {
 	ka := make([]oclref.KernelArg, len(args))

@@ -39,8 +39,8 @@ func SimOptions() Options {
 // DeviceOptions are the defaults for a real device: longer chases, so that
 // a step's latency stands above launch noise, and the fastest of five runs.
 func DeviceOptions() Options {
-	return Options{MinFootprint: 4 << 10, MaxFootprint: 4 << 20, ChaseSteps: 1 << 20, PlateauTol: 0.08, KneeTol: 0.25, KneeFrac: 0.2,
-		MaxWays: 24, RateIters: 64, MaxGridSteps: 14, WarpIters: 4096, Repeats: 5}
+	return Options{MinFootprint: 4 << 10, MaxFootprint: 4 << 20, ChaseSteps: 1 << 18, PlateauTol: 0.15, KneeTol: 0.5, KneeFrac: 0.35,
+		MaxWays: 24, RateIters: 64, MaxGridSteps: 14, WarpIters: 4096, Repeats: 7}
 }
 
 // Result is everything the probe measured.

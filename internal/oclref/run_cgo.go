@@ -97,6 +97,9 @@ static cl_int ocl_arg_mem(cl_kernel k, cl_uint i, cl_mem m) { return ocl.SetKern
 static cl_mem ocl_buffer(cl_context c, size_t n, void *data, cl_int *err) {
 	return ocl.CreateBuffer(c, (1 << 0) | (1 << 5), n, data, err); // READ_WRITE | COPY_HOST_PTR
 }
+static cl_mem ocl_host_buffer(cl_context c, size_t n, void *host, cl_int *err) {
+	return ocl.CreateBuffer(c, (1 << 0) | (1 << 3), n, host, err); // READ_WRITE | USE_HOST_PTR
+}
 static cl_mem ocl_image(cl_context c, cl_uint kind, cl_uint chan, size_t w, size_t h, cl_mem buf, void *data, cl_int *err) {
 	ocl_image_format f = { 0x10B5, chan }; // CL_RGBA
 	ocl_image_desc d = { 0 };
@@ -488,6 +491,7 @@ type Device struct {
 	ctx            C.cl_context
 	q              C.cl_command_queue
 	owned          []C.cl_mem
+	frees          []func()
 	progs          []C.cl_program
 	kernels        []C.cl_kernel
 }
@@ -618,6 +622,30 @@ func (d *Device) NewBuffer(data []byte) (*Buffer, error) {
 	return &Buffer{m}, nil
 }
 
+// NewHostBuffer makes a read-write buffer on host memory of its own
+// (CL_MEM_USE_HOST_PTR) holding data, aligned to and advised into huge
+// pages where the system has them: a CPU device (PoCL) then works on
+// physically contiguous memory.
+func (d *Device) NewHostBuffer(data []byte) (*Buffer, error) {
+	if len(data) == 0 {
+		return nil, fmt.Errorf("an empty buffer")
+	}
+	mem, free, err := hostMemory(len(data))
+	if err != nil {
+		return nil, fmt.Errorf("host memory for a %d-byte buffer: %w", len(data), err)
+	}
+	copy(mem, data)
+	var cerr C.cl_int
+	m := C.ocl_host_buffer(d.ctx, C.size_t(len(data)), unsafe.Pointer(&mem[0]), &cerr)
+	if cerr != 0 {
+		free()
+		return nil, clError("clCreateBuffer", int(cerr))
+	}
+	d.owned = append(d.owned, m)
+	d.frees = append(d.frees, free)
+	return &Buffer{m}, nil
+}
+
 // KernelArg is one argument of Run: a buffer, value bytes, or Local bytes
 // of __local memory.
 type KernelArg struct {
@@ -676,5 +704,8 @@ func (d *Device) Close() {
 	}
 	C.ocl_release_queue(d.q)
 	C.ocl_release_context(d.ctx)
+	for _, free := range d.frees {
+		free()
+	}
 	*d = Device{}
 }

@@ -57,6 +57,8 @@ func (k *Kernel) WorkGroupSize() (int, error) { return 0, errNoCgo }
 
 func (d *Device) NewBuffer(data []byte) (*Buffer, error) { return nil, errNoCgo }
 
+func (d *Device) NewHostBuffer(data []byte) (*Buffer, error) { return nil, errNoCgo }
+
 func (d *Device) Run(k *Kernel, args []KernelArg, global, local int) (uint64, error) {
 	return 0, errNoCgo
 }
