@@ -75,6 +75,7 @@ func (p *prober) rates() ([]Rate, []Point, error) {
 			break
 		}
 	}
+	p.fillGrid = bestGrid
 	var out []Rate
 	for _, rk := range rateKernels {
 		if rk.half && !in.FP16 {

@@ -254,6 +254,9 @@ func (p *prober) caches() (*CacheSweep, error) {
 	}
 	// Line size and ways of each cache level (not the last, memory).
 	for i := 0; i+1 < len(lv); i++ {
+		if lv[i].SizeBytes > p.o.MaxDetailBytes {
+			continue // the line and ways sweeps would cost more than they are worth here
+		}
 		line, pts, err := p.lineSize(lv, i)
 		if err != nil {
 			return nil, err

@@ -47,7 +47,7 @@ func OpenICD(platform, device string) (*ICD, error) {
 
 // kernelNames are every entry point of probe.cl.
 func kernelNames() []string {
-	names := []string{"chase", "diverge"}
+	names := []string{"chase", "diverge", "stream", "local_read"}
 	for _, rk := range rateKernels {
 		names = append(names, rk.name)
 	}

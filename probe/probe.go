@@ -18,45 +18,52 @@ type Options struct {
 	PlateauTol, KneeTol        float64 // levels: a plateau's spread, a knee's rise
 	KneeFrac                   float64 // a knee's refinement: the share of the rise that marks it
 	MaxWays                    int
+	MaxDetailBytes             int // line and ways are measured on levels up to this size
 	RateIters                  int // throughput kernels' loop count
 	MaxGridSteps               int // throughput kernels' grid search (gridSteps)
 	WarpIters                  int
+	LocalIters                 int  // local-memory test's loop count
+	MaxBandwidthFootprint      int  // bytes: the memory point of the bandwidth test
 	Repeats                    int  // runs per measurement, the fastest kept (real devices)
 	Skip                       Skip // parts left out
 	Tick                       func()
 }
 
 // Skip names parts of the probe to leave out.
-type Skip struct{ Caches, Rates, Warp bool }
+type Skip struct{ Caches, Rates, Warp, Bandwidth, Local bool }
 
 // SimOptions are the defaults for a simulated GPU: deterministic, so one
 // run of each measurement.
 func SimOptions() Options {
-	return Options{MinFootprint: 1 << 10, MaxFootprint: 2 << 20, ChaseSteps: 2048, PlateauTol: 0.05, KneeTol: 0.2, KneeFrac: 0.1,
-		MaxWays: 16, RateIters: 1, MaxGridSteps: 14, WarpIters: 16, Repeats: 1}
+	return Options{MinFootprint: 1 << 10, MaxFootprint: 8 << 20, ChaseSteps: 2048, PlateauTol: 0.05, KneeTol: 0.2, KneeFrac: 0.1,
+		MaxWays: 16, MaxDetailBytes: 3 << 19, RateIters: 1, MaxGridSteps: 14, WarpIters: 16, LocalIters: 4, MaxBandwidthFootprint: 4 << 20, Repeats: 1}
 }
 
 // DeviceOptions are the defaults for a real device: longer chases, so that
 // a step's latency stands above launch noise, and the fastest of five runs.
 func DeviceOptions() Options {
 	return Options{MinFootprint: 4 << 10, MaxFootprint: 4 << 20, ChaseSteps: 1 << 18, PlateauTol: 0.15, KneeTol: 0.5, KneeFrac: 0.35,
-		MaxWays: 24, RateIters: 64, MaxGridSteps: 14, WarpIters: 4096, Repeats: 7}
+		MaxWays: 24, MaxDetailBytes: 16 << 20, RateIters: 64, MaxGridSteps: 14, WarpIters: 4096, LocalIters: 4096, MaxBandwidthFootprint: 64 << 20, Repeats: 7}
 }
 
 // Result is everything the probe measured.
 type Result struct {
-	Device    Info        `json:"device"`
-	WarpWidth int         `json:"warp_width"`
-	Warp      []Point     `json:"warp_sweep,omitempty"` // run width -> cycles
-	Caches    *CacheSweep `json:"caches,omitempty"`
-	Rates     []Rate      `json:"rates,omitempty"`
-	RateGrid  []Point     `json:"rate_grid,omitempty"` // work-items -> FP32 mad per clock
+	Device    Info         `json:"device"`
+	WarpWidth int          `json:"warp_width"`
+	Warp      []Point      `json:"warp_sweep,omitempty"` // run width -> cycles
+	Caches    *CacheSweep  `json:"caches,omitempty"`
+	Rates     []Rate       `json:"rates,omitempty"`
+	RateGrid  []Point      `json:"rate_grid,omitempty"` // work-items -> FP32 mad per clock
+	Bandwidth []Bandwidth  `json:"bandwidth,omitempty"`
+	Local     *LocalMemory `json:"local_memory,omitempty"`
 }
 
 type prober struct {
 	t       *timer
 	o       Options
 	scratch Buffer
+	// fillGrid is the grid the rate search found to fill the device.
+	fillGrid int
 }
 
 func (p *prober) tick() {
@@ -74,6 +81,12 @@ func Steps(o Options) int {
 	}
 	if !o.Skip.Rates {
 		n += len(rateKernels) + 4
+	}
+	if !o.Skip.Bandwidth {
+		n += 3
+	}
+	if !o.Skip.Local {
+		n += 6
 	}
 	if !o.Skip.Warp {
 		n += 9
@@ -109,6 +122,16 @@ func Run(b Backend, o Options) (*Result, error) {
 	}
 	if !o.Skip.Rates {
 		if res.Rates, res.RateGrid, err = p.rates(); err != nil {
+			return nil, err
+		}
+	}
+	if !o.Skip.Bandwidth && res.Caches != nil {
+		if res.Bandwidth, err = p.bandwidths(res.Caches.Levels); err != nil {
+			return nil, err
+		}
+	}
+	if !o.Skip.Local {
+		if res.Local, err = p.localMemory(); err != nil {
 			return nil, err
 		}
 	}

@@ -189,8 +189,14 @@ func YAML(res *probe.Result, baseID, why string) ([]byte, error) {
 			fmt.Fprintf(&b, "# a further level of %d KiB at %.0f cycles: the base has no section for it\n", u.SizeBytes/1024, u.Latency)
 		}
 		if n := len(res.Caches.Levels); n > 0 {
-			fmt.Fprintf(&b, "# memory beyond the caches: %.0f cycles (%.0f ns) a load\n", res.Caches.Levels[n-1].Latency, res.Caches.Levels[n-1].LatencyNS)
+			fmt.Fprintf(&b, "# beyond the last cache the sweep found (memory, or a level past its reach): %.0f cycles (%.0f ns) a load\n", res.Caches.Levels[n-1].Latency, res.Caches.Levels[n-1].LatencyNS)
 		}
+	}
+	for _, bw := range res.Bandwidth {
+		fmt.Fprintf(&b, "# read bandwidth, %s (%d KiB): %.1f bytes per clock\n", bw.Level, bw.Footprint/1024, bw.BytesPerClock)
+	}
+	if res.Local != nil {
+		fmt.Fprintf(&b, "# local memory: %.1f bytes per clock, conflict-free\n", res.Local.BytesPerClock)
 	}
 	if len(res.Rates) > 0 {
 		b.WriteString("# rates measured, per clock GPU-wide:")

@@ -101,6 +101,14 @@ func roundTrip(t *testing.T, id string) []row {
 		add("l2 size KiB", float64(got.L2.SizeKiB), float64(want.L2.SizeKiB))
 		add("l2 line B", float64(h.L2.LineBytes), float64(want.L2.LineBytes))
 	}
+	// The SoC's system-level cache, where the preset has one (Snapdragon).
+	if want.SLC != nil {
+		if h.SLC == nil {
+			t.Errorf("%s: no system-level cache found", id)
+		} else {
+			add("slc size KiB", float64(got.SLC.SizeKiB), float64(want.SLC.SizeKiB))
+		}
+	}
 	w := float64(res.WarpWidth)
 	rows = append(rows, row{gpu: id, what: "warp width", got: w, want: float64(want.WarpSizes[len(want.WarpSizes)-1]), ok: slices.Contains(want.WarpSizes, res.WarpWidth)})
 	for _, rr := range roundTripRates {
@@ -116,8 +124,9 @@ func roundTrip(t *testing.T, id string) []row {
 // shortPresets are the round trip in -short mode: one GPU per family.
 var shortPresets = []string{"adreno-640", "mali-g52", "mali-t760", "powervr-gx6250"}
 
-// TestRoundTrip probes every preset and recovers its cache sizes, line
-// sizes, warp width and clock-normalised ALU rates within 10% (about 40 s
+// TestRoundTrip probes every preset and recovers its cache sizes (L1, L2
+// and the SoC's SLC where there is one), line sizes, warp width and
+// clock-normalised ALU rates within 10% (about 50 s
 // on this project's 2-core VM; one preset per family with -short).
 func TestRoundTrip(t *testing.T) {
 	var all []string

@@ -35,6 +35,45 @@ __kernel void diverge(__global float *out, uint iters, uint group, float b, floa
     out[get_global_id(0)] = a;
 }
 
+// stream: every work-item reads float4s a grid apart over a footprint of
+// mask + 1 float4s (a power of two), so that a warp's loads are coalesced
+// and the grid sweeps the footprint once every (mask + 1) / grid steps.
+__kernel void stream(__global const float4 *buf, __global float4 *out, uint iters, uint mask)
+{
+    uint id = get_global_id(0), n = get_global_size(0);
+    float4 acc = (float4)(0.0f);
+    uint i = id;
+    for (uint k = 0; k < iters; k++) {
+        acc += buf[i & mask];
+        acc += buf[(i + n) & mask];
+        acc += buf[(i + 2 * n) & mask];
+        acc += buf[(i + 3 * n) & mask];
+        i += 4 * n;
+    }
+    out[id] = acc;
+}
+
+// local_read: the work-group fills 4 KiB of local memory, then each
+// work-item reads it at word (lid * stride + k) mod 1024: stride 1 spreads
+// a warp over consecutive banks, larger strides fold it onto fewer.
+__kernel void local_read(__global float *out, __local float *lm, uint iters, uint stride)
+{
+    uint lid = get_local_id(0), n = get_local_size(0);
+    for (uint i = lid; i < 1024u; i += n)
+        lm[i] = (float)i;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    float acc = 0.0f;
+    uint idx = lid * stride;
+    for (uint k = 0; k < iters; k++) {
+        acc += lm[idx & 1023u];
+        acc += lm[(idx + 1u) & 1023u];
+        acc += lm[(idx + 2u) & 1023u];
+        acc += lm[(idx + 3u) & 1023u];
+        idx += 4u;
+    }
+    out[get_global_id(0)] = acc;
+}
+
 // Throughput: four independent vector accumulators, each updated sixteen
 // times per iteration (64 vector operations). Floating-point chains cannot
 // be folded without fast-math; integer ones form a ring (each accumulator

@@ -20,7 +20,7 @@ import (
 // levelName names the i-th level of n (the last is memory).
 func levelName(i, n int) string {
 	if i == n-1 {
-		return "memory"
+		return "beyond"
 	}
 	return fmt.Sprintf("level %d", i+1)
 }
@@ -74,7 +74,20 @@ func Text(w io.Writer, res *probe.Result) error {
 			fmt.Fprintf(w, "%-10s %10s  %s\n", r.Name, v, r.Note)
 		}
 	}
-	fmt.Fprintf(w, "\nnot measured: register-occupancy steps, bandwidths, local memory, texture cache (docs/probe.md says why)\n")
+	if len(res.Bandwidth) > 0 {
+		fmt.Fprintf(w, "\n%-16s %12s %12s %10s\n", "READ BANDWIDTH", "FOOTPRINT", "BYTES/CLK", "GB/S")
+		for _, bw := range res.Bandwidth {
+			fmt.Fprintf(w, "%-16s %12s %12.1f %10.2f\n", bw.Level, size(bw.Footprint), bw.BytesPerClock, bw.BytesPerClock*float64(in.ClockMHz)/1000)
+		}
+	}
+	if lm := res.Local; lm != nil {
+		fmt.Fprintf(w, "\nlocal memory  %.1f bytes/clk (stride 1); time at word strides:", lm.BytesPerClock)
+		for _, pt := range lm.Strides {
+			fmt.Fprintf(w, " %g:%.2f×", pt.X, pt.Y)
+		}
+		fmt.Fprintln(w)
+	}
+	fmt.Fprintf(w, "\nnot measured: register-occupancy steps, texture cache, write bandwidth (docs/probe.md says why)\n")
 	return nil
 }
 
@@ -126,6 +139,19 @@ func Charts(res *probe.Result) []*bench.Result {
 	if len(res.RateGrid) > 0 {
 		r := curve("probe-grid", "FP32 multiply-add rate against the grid — "+gpu, "work-items", "", "rate", "ops/clk", true)
 		r.Series = []bench.Series{{Name: "fp32_mad", Points: pts(res.RateGrid)}}
+	}
+	if len(res.Bandwidth) > 0 {
+		r := &bench.Result{Test: "probe-bandwidth", GPU: gpu, Title: "Read bandwidth per level — " + gpu, Chart: bench.Bars, YLabel: "bytes per clock", Unit: "B/clk", ClockMHz: clk}
+		var bp []bench.Point
+		for _, bw := range res.Bandwidth {
+			bp = append(bp, bench.Point{Label: fmt.Sprintf("%s (%s)", bw.Level, size(bw.Footprint)), Y: bw.BytesPerClock})
+		}
+		r.Series = []bench.Series{{Name: gpu, Points: bp}}
+		out = append(out, r)
+	}
+	if lm := res.Local; lm != nil && len(lm.Strides) > 0 {
+		r := curve("probe-local", "Local memory: time against the words a warp's lanes are apart — "+gpu, "stride (32-bit words)", "", "time relative to stride 1", "", true)
+		r.Series = []bench.Series{{Name: fmt.Sprintf("%.1f B/clk at stride 1", lm.BytesPerClock), Points: pts(lm.Strides)}}
 	}
 	if len(res.Rates) > 0 {
 		r := &bench.Result{Test: "probe-rates", GPU: gpu, Title: "ALU rates per clock — " + gpu, Chart: bench.Bars, YLabel: "operations per clock", Unit: "ops/clk", ClockMHz: clk}
