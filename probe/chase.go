@@ -188,10 +188,11 @@ func (p *prober) caches() (*CacheSweep, error) {
 		if err != nil {
 			return 0, fmt.Errorf("pointer chase over %d bytes: %w", f, err)
 		}
-		// On a real device other work only ever slows a run down: a
-		// second chase, keeping the faster, makes a bisection step that
-		// a busy moment would send the wrong way less likely.
-		if p.o.Repeats > 1 {
+		// On a real device other work only ever slows a run down (and a
+		// neighbour on the same core takes cache from the chase): each
+		// point is the fastest of ChaseRepeats chases, taken some time
+		// apart, which estimates the quiet machine's curve.
+		for r := 1; r < p.o.ChaseRepeats; r++ {
 			y2, err := p.chase(ring(f, chaseStride, 1), max(f/chaseStride, 1))
 			if err != nil {
 				return 0, fmt.Errorf("pointer chase over %d bytes: %w", f, err)
@@ -222,7 +223,10 @@ func (p *prober) caches() (*CacheSweep, error) {
 	// past a 4-way cache's size already misses in five lines of those sets.
 	refining = true
 	for i := 0; i+1 < len(lv); i++ {
-		mid := lv[i].Latency + p.o.KneeFrac*(lv[i+1].Latency-lv[i].Latency)
+		// The threshold is also capped at twice the level's latency, so
+		// that a next level far away (memory, where a busy machine hid the
+		// level between) does not push it up the knee.
+		mid := min(lv[i].Latency+p.o.KneeFrac*(lv[i+1].Latency-lv[i].Latency), 2*lv[i].Latency)
 		// The bracket: the first point of the sweep past the level that
 		// reaches the threshold, and the point before it. (A physically
 		// indexed cache starts missing gradually, before its size, where
@@ -304,15 +308,12 @@ func (p *prober) lineSize(lv []Level, i int) (int, []Point, error) {
 // at most the associativity. A physically indexed cache cannot be measured
 // this way (virtual strides do not keep to one set): 0, not measured.
 func (p *prober) ways(lv []Level, i int) (int, []Point, error) {
-	size := (lv[i].SizeBytes + 512) / 1024 * 1024
-	pow2 := 1024
-	for pow2*2 <= size {
-		pow2 *= 2
-	}
+	size := roundSize(lv[i].SizeBytes)
+	pow2 := pow2Floor(size)
 	mid := (lv[i].Latency + lv[i+1].Latency) / 2
 	var pts []Point
-	// The size itself is a multiple of the way size if it was measured
-	// exactly; the power of two below it is if the way size is a power of
+	// The size, rounded as cache sizes are made, is a multiple of the way
+	// size; so is the power of two below it if the way size is a power of
 	// two (4 KiB pages of a CPU's L1, say).
 	for _, stride := range []int{size, pow2} {
 		pts = pts[:0]
@@ -341,4 +342,21 @@ func smooth(pts []Point) []Point {
 		out[i].Y = median([]float64{pts[i-1].Y, pts[i].Y, pts[i+1].Y})
 	}
 	return out
+}
+
+// roundSize is the nearest size of the form m × 2^k with m odd and below
+// 16 (16 KiB, 48 KiB, 96 KiB, 640 KiB, 1152 KiB ...): a knee found by
+// bisection lies a little off the size, and the associativity test needs
+// a stride that is a whole number of ways.
+func roundSize(n int) int {
+	best := n
+	bestD := math.Inf(1)
+	for m := 1; m < 16; m += 2 {
+		for k := 0; m<<k <= 2*n; k++ {
+			if d := math.Abs(float64(m<<k - n)); d < bestD {
+				best, bestD = m<<k, d
+			}
+		}
+	}
+	return best
 }

@@ -97,3 +97,12 @@ func FuzzLevels(f *testing.F) {
 		}
 	})
 }
+
+// roundSize snaps a knee to the sizes caches are made in.
+func TestRoundSize(t *testing.T) {
+	for _, c := range [][2]int{{16576, 16 << 10}, {1184960, 1152 << 10}, {660288, 640 << 10}, {99200, 96 << 10}, {49600, 48 << 10}, {1060928, 1 << 20}, {64, 64}} {
+		if got := roundSize(c[0]); got != c[1] {
+			t.Errorf("roundSize(%d) = %d, want %d", c[0], got, c[1])
+		}
+	}
+}

@@ -2,6 +2,7 @@ package probe
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"os/exec"
@@ -93,6 +94,11 @@ func TestPoCLCaches(t *testing.T) {
 		t.Fatal(err)
 	}
 	lv := res.Caches.Levels
+	var sweep []string
+	for _, pt := range res.Caches.Footprint {
+		sweep = append(sweep, fmt.Sprintf("%.0fK:%.1f", pt.X/1024, pt.Y))
+	}
+	t.Logf("sweep (footprint: cycles): %s", strings.Join(sweep, " "))
 	for i, l := range lv {
 		t.Logf("level %d: %d bytes, line %d, ways %d, %.1f cycles", i+1, l.SizeBytes, l.LineBytes, l.Ways, l.Latency)
 	}

@@ -15,6 +15,7 @@ import (
 type Options struct {
 	MinFootprint, MaxFootprint int     // bytes of the chase sweep
 	ChaseSteps                 int     // measured steps per chase point (n; 2n also run)
+	ChaseRepeats               int     // chases per footprint, the fastest kept
 	PlateauTol, KneeTol        float64 // levels: a plateau's spread, a knee's rise
 	KneeFrac                   float64 // a knee's refinement: the share of the rise that marks it
 	MaxWays                    int
@@ -35,14 +36,14 @@ type Skip struct{ Caches, Rates, Warp, Bandwidth, Local bool }
 // SimOptions are the defaults for a simulated GPU: deterministic, so one
 // run of each measurement.
 func SimOptions() Options {
-	return Options{MinFootprint: 1 << 10, MaxFootprint: 8 << 20, ChaseSteps: 2048, PlateauTol: 0.05, KneeTol: 0.2, KneeFrac: 0.1,
+	return Options{MinFootprint: 1 << 10, MaxFootprint: 8 << 20, ChaseSteps: 2048, ChaseRepeats: 1, PlateauTol: 0.05, KneeTol: 0.2, KneeFrac: 0.1,
 		MaxWays: 16, MaxDetailBytes: 3 << 19, RateIters: 1, MaxGridSteps: 14, WarpIters: 16, LocalIters: 4, MaxBandwidthFootprint: 4 << 20, Repeats: 1}
 }
 
 // DeviceOptions are the defaults for a real device: longer chases, so that
 // a step's latency stands above launch noise, and the fastest of five runs.
 func DeviceOptions() Options {
-	return Options{MinFootprint: 4 << 10, MaxFootprint: 4 << 20, ChaseSteps: 1 << 18, PlateauTol: 0.15, KneeTol: 0.5, KneeFrac: 0.35,
+	return Options{MinFootprint: 4 << 10, MaxFootprint: 4 << 20, ChaseSteps: 1 << 18, ChaseRepeats: 3, PlateauTol: 0.15, KneeTol: 0.5, KneeFrac: 0.35,
 		MaxWays: 24, MaxDetailBytes: 16 << 20, RateIters: 64, MaxGridSteps: 14, WarpIters: 4096, LocalIters: 4096, MaxBandwidthFootprint: 64 << 20, Repeats: 7}
 }
 

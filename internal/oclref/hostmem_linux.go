@@ -5,7 +5,10 @@ import (
 	"unsafe"
 )
 
-// hugeAlign is a transparent huge page (x86-64, arm64 with 4 KiB pages).
+// hugeAlign is a transparent huge page. assumed: 2 MiB, the PMD size of
+// x86-64 and of arm64 with 4 KiB pages (Linux
+// Documentation/admin-guide/mm/transhuge.rst); elsewhere the advice is
+// harmless and the buffer is merely aligned.
 const hugeAlign = 2 << 20
 
 // hostMemory returns n bytes aligned to a huge page and advised to be

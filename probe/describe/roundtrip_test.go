@@ -93,6 +93,7 @@ func roundTrip(t *testing.T, id string) []row {
 		} else {
 			add("l1 size KiB", float64(got.L1.SizeKiB), float64(want.L1.SizeKiB))
 			add("l1 line B", float64(h.L1.LineBytes), float64(want.L1.LineBytes))
+			add("l1 ways", float64(h.L1.Ways), float64(want.L1.Ways))
 		}
 	}
 	if h.L2 == nil {
@@ -100,6 +101,7 @@ func roundTrip(t *testing.T, id string) []row {
 	} else {
 		add("l2 size KiB", float64(got.L2.SizeKiB), float64(want.L2.SizeKiB))
 		add("l2 line B", float64(h.L2.LineBytes), float64(want.L2.LineBytes))
+		add("l2 ways", float64(h.L2.Ways), float64(want.L2.Ways))
 	}
 	// The SoC's system-level cache, where the preset has one (Snapdragon).
 	if want.SLC != nil {

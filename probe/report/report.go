@@ -47,7 +47,7 @@ func Text(w io.Writer, res *probe.Result) error {
 		fmt.Fprintf(w, "warp width    %d (divergence test)\n", res.WarpWidth)
 	}
 	if cs := res.Caches; cs != nil {
-		fmt.Fprintf(w, "\n%-9s %12s %6s %6s %10s %10s\n", "LEVEL", "SIZE", "LINE", "WAYS", "LATENCY", "")
+		fmt.Fprintf(w, "\n%-9s %12s %6s %6s %10s\n", "LEVEL", "SIZE", "LINE", "WAYS", "LATENCY")
 		for i, lv := range cs.Levels {
 			sz, line, ways := "-", "-", "-"
 			if lv.SizeBytes > 0 {
