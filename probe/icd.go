@@ -16,8 +16,9 @@ type ICD struct {
 	info    Info
 }
 
-// OpenICD opens the first device whose platform and device names contain
-// platform and device (case-insensitive; empty matches any). Without cgo
+// OpenICD opens the first device whose platform name or vendor contains
+// platform and whose name contains device (case-insensitive; empty matches
+// any). Without cgo
 // or an OpenCL library it returns an error that names the Debian packages.
 func OpenICD(platform, device string) (*ICD, error) {
 	d, err := oclref.OpenDevice(platform, device)

@@ -78,7 +78,9 @@ func (p *prober) tick() {
 func Steps(o Options) int {
 	n := 0
 	if !o.Skip.Caches {
-		n += len(footprints(o.MinFootprint, o.MaxFootprint)) + 3*(8+6+5)
+		// The sweep and the bisections' steps, each chased ChaseRepeats
+		// times; the line and ways sweeps of three levels.
+		n += (len(footprints(o.MinFootprint, o.MaxFootprint))+40)*max(o.ChaseRepeats, 1) + 3*(6+8)
 	}
 	if !o.Skip.Rates {
 		n += len(rateKernels) + 4

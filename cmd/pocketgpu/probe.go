@@ -50,7 +50,7 @@ docs/probe.md says how each quantity is measured and what cannot be.`,
 	f := cmd.Flags()
 	f.StringVar(&o.gpu, "gpu", "", "probe a simulated GPU: "+gpuArgHelp)
 	f.BoolVar(&o.opencl, "opencl", false, "probe a device through the OpenCL ICD loader (libOpenCL.so.1)")
-	f.StringVar(&o.platform, "platform", "", "with --opencl: the first platform whose name contains NAME (case-insensitive)")
+	f.StringVar(&o.platform, "platform", "", "with --opencl: the first platform whose name or vendor contains NAME (case-insensitive)")
 	f.StringVar(&o.device, "device", "", "with --opencl: the first device whose name contains NAME (case-insensitive)")
 	f.StringVar(&o.out, "out", "", "write the GPU description (YAML) to FILE")
 	f.StringVar(&o.reportDir, "report", "", "write report.txt, probe.json and the charts (PNG, SVG) to DIR")

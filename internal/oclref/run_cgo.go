@@ -179,8 +179,9 @@ func Available() error {
 }
 
 const (
-	clPlatformName = 0x0902
-	clDeviceName   = 0x102B
+	clPlatformName   = 0x0902
+	clPlatformVendor = 0x0903
+	clDeviceName     = 0x102B
 )
 
 // load opens the OpenCL library once.
@@ -506,7 +507,10 @@ func OpenDevice(platform, device string) (*Device, error) {
 	var seen []string
 	err := eachDevice(func(p C.cl_platform_id, d C.cl_device_id, pname, dname string) bool {
 		seen = append(seen, fmt.Sprintf("%q on %q", dname, pname))
-		if strings.Contains(strings.ToLower(pname), strings.ToLower(platform)) && strings.Contains(strings.ToLower(dname), strings.ToLower(device)) {
+		// The platform matches by name or vendor: PoCL is "Portable
+		// Computing Language" by "The pocl project".
+		plat := strings.ToLower(pname + " " + platformString(p, clPlatformVendor))
+		if strings.Contains(plat, strings.ToLower(platform)) && strings.Contains(strings.ToLower(dname), strings.ToLower(device)) {
 			found = &Device{Platform: pname, Name: dname, dev: d}
 			return true
 		}

@@ -117,12 +117,14 @@ func Place(lv []probe.Level, base *arch.GPU) Hierarchy {
 // KiB rounds a measured size to whole KiB that hold whole sets of slices ×
 // line × ways (the schema requires it).
 func KiB(bytes, line, ways, slices int) int {
-	unit := max(line*max(ways, 1)*max(slices, 1), 1024)
-	if unit%1024 != 0 {
-		unit = lcm(unit, 1024)
-	}
+	unit := lcm(max(line, 1)*max(ways, 1)*max(slices, 1), 1024)
 	n := int(math.Round(float64(bytes)/float64(unit))) * unit
 	return max(n, unit) / 1024
+}
+
+// off is how far KiB moves a size, as a fraction.
+func off(bytes, line, ways, slices int) float64 {
+	return math.Abs(float64(KiB(bytes, line, ways, slices)*1024-bytes)) / float64(bytes)
 }
 
 func lcm(a, b int) int {
@@ -167,8 +169,15 @@ func YAML(res *probe.Result, baseID, why string) ([]byte, error) {
 				line = baseLine
 			}
 			waysNote := ""
-			if ways == 0 {
+			switch {
+			case ways == 0:
 				ways, waysNote = baseWays, " (ways not measured: the base's)"
+			case off(lv.SizeBytes, line, ways, slices) > 0.03 && off(lv.SizeBytes, line, baseWays, slices) < off(lv.SizeBytes, line, ways, slices):
+				// Whole sets of the measured ways would move the size
+				// more than the measurement is off (a busy run's 11 ways
+				// of a 48 KiB cache); the base's ways move it less.
+				waysNote = fmt.Sprintf(" (%d ways measured do not make whole sets of it: the base's)", ways)
+				ways = baseWays
 			}
 			fmt.Fprintf(&b, "%s:\n  source: \"probe: pointer chase, %.0f cycles a load%s\"\n  size_kib: %d\n", key, lv.Latency, waysNote, KiB(lv.SizeBytes, line, ways, slices))
 			if lv.LineBytes > 0 {
