@@ -205,12 +205,25 @@ func (p *prober) caches() (*CacheSweep, error) {
 		}
 		return y, nil
 	}
-	for _, f := range footprints(p.o.MinFootprint, p.o.MaxFootprint) {
-		y, err := at(f)
-		if err != nil {
-			return nil, err
+	// The sweep runs ChaseRepeats times over and keeps each point's
+	// fastest: passes seconds apart are likelier than back-to-back chases
+	// to find a moment when a neighbour is not sharing the core's caches.
+	fps := footprints(p.o.MinFootprint, p.o.MaxFootprint)
+	ys := make([]float64, len(fps))
+	for pass := range max(p.o.ChaseRepeats, 1) {
+		for i, f := range fps {
+			y, err := p.chase(ring(f, chaseStride, 1), max(f/chaseStride, 1))
+			if err != nil {
+				return nil, fmt.Errorf("pointer chase over %d bytes: %w", f, err)
+			}
+			if pass == 0 || y < ys[i] {
+				ys[i] = y
+			}
 		}
-		cs.Footprint = append(cs.Footprint, Point{float64(f), y})
+	}
+	for i, f := range fps {
+		cs.extra[float64(f)] = ys[i]
+		cs.Footprint = append(cs.Footprint, Point{float64(f), ys[i]})
 	}
 	lv := levels(smooth(cs.Footprint), p.o.PlateauTol, p.o.KneeTol)
 	if len(lv) == 0 {
