@@ -292,7 +292,7 @@ func TestHelpExamplesUseRealFiles(t *testing.T) {
 			if !slices.Contains([]string{".cl", ".comp", ".spv", ".yaml", ".glb", ".gltf"}, ext) {
 				continue
 			}
-			if i > 0 && (words[i-1] == "-o" || words[i-1] == "--output") {
+			if i > 0 && (words[i-1] == "-o" || words[i-1] == "--output" || words[i-1] == "--out") {
 				continue
 			}
 			if _, err := os.Stat(filepath.Join("..", "..", w)); err != nil {

@@ -18,6 +18,10 @@ import (
 // ErrUnavailable says that no OpenCL implementation can be used.
 var ErrUnavailable = errors.New("the OpenCL reference (PoCL) is unavailable: install the Debian packages pocl-opencl-icd and ocl-icd-libopencl1")
 
+// ErrNoMatch says that no OpenCL device has the platform and device names
+// asked for.
+var ErrNoMatch = errors.New("no OpenCL device matches")
+
 // Result is what a Run produced.
 type Result struct {
 	// Args holds the final contents of each argument: buffers and images

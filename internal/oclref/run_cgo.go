@@ -52,6 +52,9 @@ static struct {
 	cl_int (*ReleaseMemObject)(cl_mem);
 	cl_int (*ReleaseKernel)(cl_kernel);
 	cl_int (*ReleaseProgram)(cl_program);
+	cl_int (*GetKernelWorkGroupInfo)(cl_kernel, cl_device_id, cl_uint, size_t, void *, size_t *);
+	cl_int (*ReleaseCommandQueue)(cl_command_queue);
+	cl_int (*ReleaseContext)(cl_context);
 } ocl;
 
 #define OCL_SYM(name) \
@@ -69,6 +72,7 @@ static const char *ocl_load(void) {
 	OCL_SYM(CreateBuffer) OCL_SYM(CreateImage) OCL_SYM(EnqueueNDRangeKernel) OCL_SYM(EnqueueReadBuffer)
 	OCL_SYM(EnqueueReadImage) OCL_SYM(Finish) OCL_SYM(WaitForEvents) OCL_SYM(GetEventProfilingInfo)
 	OCL_SYM(ReleaseEvent) OCL_SYM(ReleaseMemObject) OCL_SYM(ReleaseKernel) OCL_SYM(ReleaseProgram)
+	OCL_SYM(GetKernelWorkGroupInfo) OCL_SYM(ReleaseCommandQueue) OCL_SYM(ReleaseContext)
 	return NULL;
 }
 
@@ -92,6 +96,9 @@ static cl_int ocl_arg_bytes(cl_kernel k, cl_uint i, size_t n, const void *v) { r
 static cl_int ocl_arg_mem(cl_kernel k, cl_uint i, cl_mem m) { return ocl.SetKernelArg(k, i, sizeof m, &m); }
 static cl_mem ocl_buffer(cl_context c, size_t n, void *data, cl_int *err) {
 	return ocl.CreateBuffer(c, (1 << 0) | (1 << 5), n, data, err); // READ_WRITE | COPY_HOST_PTR
+}
+static cl_mem ocl_host_buffer(cl_context c, size_t n, void *host, cl_int *err) {
+	return ocl.CreateBuffer(c, (1 << 0) | (1 << 3), n, host, err); // READ_WRITE | USE_HOST_PTR
 }
 static cl_mem ocl_image(cl_context c, cl_uint kind, cl_uint chan, size_t w, size_t h, cl_mem buf, void *data, cl_int *err) {
 	ocl_image_format f = { 0x10B5, chan }; // CL_RGBA
@@ -130,6 +137,11 @@ static cl_int ocl_read_image(cl_command_queue q, cl_mem m, size_t w, size_t h, v
 static void ocl_release_mem(cl_mem m) { if (m) ocl.ReleaseMemObject(m); }
 static void ocl_release_kernel(cl_kernel k) { if (k) ocl.ReleaseKernel(k); }
 static void ocl_release_program(cl_program p) { if (p) ocl.ReleaseProgram(p); }
+static cl_int ocl_kernel_wg(cl_kernel k, cl_device_id d, size_t *n) {
+	return ocl.GetKernelWorkGroupInfo(k, d, 0x11B0, sizeof *n, n, NULL); // CL_KERNEL_WORK_GROUP_SIZE
+}
+static void ocl_release_queue(cl_command_queue q) { if (q) ocl.ReleaseCommandQueue(q); }
+static void ocl_release_context(cl_context c) { if (c) ocl.ReleaseContext(c); }
 */
 import "C"
 
@@ -143,9 +155,11 @@ import (
 	"github.com/pocketgpu/pocketgpu/kernel"
 )
 
-// The runtime is set up once and shared; mu serialises runs (PoCL already
-// spreads one kernel over every core).
+// The library is loaded once; the runtime is set up once and shared; mu
+// serialises runs (PoCL already spreads one kernel over every core).
 var (
+	loadOnce  sync.Once
+	loadErr   error
 	setupOnce sync.Once
 	setupErr  error
 	mu        sync.Mutex
@@ -165,13 +179,24 @@ func Available() error {
 }
 
 const (
-	clPlatformName = 0x0902
-	clDeviceName   = 0x102B
+	clPlatformName   = 0x0902
+	clPlatformVendor = 0x0903
+	clDeviceName     = 0x102B
 )
 
+// load opens the OpenCL library once.
+func load() error {
+	loadOnce.Do(func() {
+		if missing := C.ocl_load(); missing != nil {
+			loadErr = fmt.Errorf("%w (cannot load %s)", ErrUnavailable, C.GoString(missing))
+		}
+	})
+	return loadErr
+}
+
 func setup() error {
-	if missing := C.ocl_load(); missing != nil {
-		return fmt.Errorf("%w (cannot load %s)", ErrUnavailable, C.GoString(missing))
+	if err := load(); err != nil {
+		return err
 	}
 	var n C.cl_uint
 	if err := C.ocl_platforms(0, nil, &n); err != 0 || n == 0 {
@@ -411,4 +436,280 @@ func buildLog(prog C.cl_program) string {
 		return "(no build log)"
 	}
 	return cString(buf)
+}
+
+// DeviceName is one platform's device as Devices lists it.
+type DeviceName struct{ Platform, Device string }
+
+// Devices lists every device of every platform the ICD loader knows.
+func Devices() ([]DeviceName, error) {
+	if err := load(); err != nil {
+		return nil, err
+	}
+	var out []DeviceName
+	err := eachDevice(func(p C.cl_platform_id, d C.cl_device_id, pname, dname string) bool {
+		out = append(out, DeviceName{pname, dname})
+		return false
+	})
+	return out, err
+}
+
+// eachDevice calls fn for each device until it returns true.
+func eachDevice(fn func(C.cl_platform_id, C.cl_device_id, string, string) bool) error {
+	var n C.cl_uint
+	if err := C.ocl_platforms(0, nil, &n); err != 0 || n == 0 {
+		return fmt.Errorf("%w (no OpenCL platform is installed)", ErrUnavailable)
+	}
+	platforms := make([]C.cl_platform_id, n)
+	if err := C.ocl_platforms(n, &platforms[0], nil); err != 0 {
+		return fmt.Errorf("%w (%v)", ErrUnavailable, clError("clGetPlatformIDs", int(err)))
+	}
+	for _, p := range platforms {
+		var nd C.cl_uint
+		if C.ocl_devices(p, 0, nil, &nd) != 0 || nd == 0 {
+			continue
+		}
+		devs := make([]C.cl_device_id, nd)
+		if C.ocl_devices(p, nd, &devs[0], nil) != 0 {
+			continue
+		}
+		pname := platformString(p, clPlatformName)
+		for _, d := range devs {
+			if fn(p, d, pname, deviceString(d, clDeviceName)) {
+				return nil
+			}
+		}
+	}
+	return nil
+}
+
+// Device is one OpenCL device opened for many runs: a context and a
+// profiling queue of its own, programs built once, buffers kept between
+// runs (what `pocketgpu probe --opencl` drives).
+type Device struct {
+	Platform, Name string
+	dev            C.cl_device_id
+	ctx            C.cl_context
+	q              C.cl_command_queue
+	owned          []C.cl_mem
+	frees          []func()
+	progs          []C.cl_program
+	kernels        []C.cl_kernel
+}
+
+// OpenDevice opens the first device whose platform and device names
+// contain platform and device (case-insensitive; empty matches any).
+func OpenDevice(platform, device string) (*Device, error) {
+	if err := load(); err != nil {
+		return nil, err
+	}
+	var found *Device
+	var seen []string
+	err := eachDevice(func(p C.cl_platform_id, d C.cl_device_id, pname, dname string) bool {
+		seen = append(seen, fmt.Sprintf("%q on %q", dname, pname))
+		// The platform matches by name or vendor: PoCL is "Portable
+		// Computing Language" by "The pocl project".
+		plat := strings.ToLower(pname + " " + platformString(p, clPlatformVendor))
+		if strings.Contains(plat, strings.ToLower(platform)) && strings.Contains(strings.ToLower(dname), strings.ToLower(device)) {
+			found = &Device{Platform: pname, Name: dname, dev: d}
+			return true
+		}
+		return false
+	})
+	if err != nil {
+		return nil, err
+	}
+	if found == nil {
+		return nil, fmt.Errorf("%w platform %q and device %q; the ICD loader has %s", ErrNoMatch, platform, device, strings.Join(seen, ", "))
+	}
+	var cerr C.cl_int
+	found.ctx = C.ocl_context(found.dev, &cerr)
+	if cerr != 0 {
+		return nil, clError("clCreateContext", int(cerr))
+	}
+	found.q = C.ocl_queue(found.ctx, found.dev, &cerr)
+	if cerr != 0 {
+		C.ocl_release_context(found.ctx)
+		return nil, clError("clCreateCommandQueue", int(cerr))
+	}
+	return found, nil
+}
+
+// Info is clGetDeviceInfo's answer for param.
+func (d *Device) Info(param uint32) ([]byte, error) {
+	var n C.size_t
+	if err := C.ocl_device_info(d.dev, C.cl_uint(param), 0, nil, &n); err != 0 {
+		return nil, clError("clGetDeviceInfo", int(err))
+	}
+	if n == 0 {
+		return nil, nil
+	}
+	buf := make([]byte, n)
+	if err := C.ocl_device_info(d.dev, C.cl_uint(param), n, unsafe.Pointer(&buf[0]), nil); err != 0 {
+		return nil, clError("clGetDeviceInfo", int(err))
+	}
+	return buf, nil
+}
+
+// Kernel is a built kernel of a Device.
+type Kernel struct {
+	Name string
+	k    C.cl_kernel
+	d    *Device
+}
+
+// Build builds OpenCL C source and returns its kernels by name.
+func (d *Device) Build(src, opts string, names []string) (map[string]*Kernel, error) {
+	mu.Lock()
+	defer mu.Unlock()
+	var cerr C.cl_int
+	csrc := C.CString(src)
+	defer C.free(unsafe.Pointer(csrc))
+	prog := C.ocl_program(d.ctx, csrc, C.size_t(len(src)), &cerr)
+	if cerr != 0 {
+		return nil, clError("clCreateProgramWithSource", int(cerr))
+	}
+	d.progs = append(d.progs, prog)
+	copts := C.CString(opts)
+	defer C.free(unsafe.Pointer(copts))
+	if err := C.ocl_build(prog, d.dev, copts); err != 0 {
+		if err == -11 {
+			var n C.size_t
+			log := "(no build log)"
+			if C.ocl_build_log(prog, d.dev, 0, nil, &n) == 0 && n > 0 {
+				buf := make([]byte, n)
+				if C.ocl_build_log(prog, d.dev, n, unsafe.Pointer(&buf[0]), nil) == 0 {
+					log = cString(buf)
+				}
+			}
+			return nil, &BuildError{Log: log}
+		}
+		return nil, clError("clBuildProgram", int(err))
+	}
+	out := map[string]*Kernel{}
+	for _, name := range names {
+		cname := C.CString(name)
+		k := C.ocl_kernel(prog, cname, &cerr)
+		C.free(unsafe.Pointer(cname))
+		if cerr != 0 {
+			return nil, fmt.Errorf("kernel %s: %w", name, clError("clCreateKernel", int(cerr)))
+		}
+		d.kernels = append(d.kernels, k)
+		out[name] = &Kernel{Name: name, k: k, d: d}
+	}
+	return out, nil
+}
+
+// WorkGroupSize is CL_KERNEL_WORK_GROUP_SIZE on the kernel's device.
+func (k *Kernel) WorkGroupSize() (int, error) {
+	var n C.size_t
+	if err := C.ocl_kernel_wg(k.k, k.d.dev, &n); err != 0 {
+		return 0, clError("clGetKernelWorkGroupInfo", int(err))
+	}
+	return int(n), nil
+}
+
+// Buffer is a device buffer of a Device.
+type Buffer struct{ m C.cl_mem }
+
+// NewBuffer makes a read-write buffer holding data.
+func (d *Device) NewBuffer(data []byte) (*Buffer, error) {
+	if len(data) == 0 {
+		return nil, fmt.Errorf("an empty buffer")
+	}
+	var cerr C.cl_int
+	m := C.ocl_buffer(d.ctx, C.size_t(len(data)), unsafe.Pointer(&data[0]), &cerr)
+	if cerr != 0 {
+		return nil, clError("clCreateBuffer", int(cerr))
+	}
+	d.owned = append(d.owned, m)
+	return &Buffer{m}, nil
+}
+
+// NewHostBuffer makes a read-write buffer on host memory of its own
+// (CL_MEM_USE_HOST_PTR) holding data, aligned to and advised into huge
+// pages where the system has them: a CPU device (PoCL) then works on
+// physically contiguous memory.
+func (d *Device) NewHostBuffer(data []byte) (*Buffer, error) {
+	if len(data) == 0 {
+		return nil, fmt.Errorf("an empty buffer")
+	}
+	mem, free, err := hostMemory(len(data))
+	if err != nil {
+		return nil, fmt.Errorf("host memory for a %d-byte buffer: %w", len(data), err)
+	}
+	copy(mem, data)
+	var cerr C.cl_int
+	m := C.ocl_host_buffer(d.ctx, C.size_t(len(data)), unsafe.Pointer(&mem[0]), &cerr)
+	if cerr != 0 {
+		free()
+		return nil, clError("clCreateBuffer", int(cerr))
+	}
+	d.owned = append(d.owned, m)
+	d.frees = append(d.frees, free)
+	return &Buffer{m}, nil
+}
+
+// KernelArg is one argument of Run: a buffer, value bytes, or Local bytes
+// of __local memory.
+type KernelArg struct {
+	Buf   *Buffer
+	Value []byte
+	Local int
+}
+
+// Run sets k's arguments, runs it over a 1-D NDRange (local 0: the
+// runtime's choice) and returns its time from the profiling events, in ns.
+func (d *Device) Run(k *Kernel, args []KernelArg, global, local int) (uint64, error) {
+	mu.Lock()
+	defer mu.Unlock()
+	for i, a := range args {
+		var err C.cl_int
+		switch {
+		case a.Buf != nil:
+			err = C.ocl_arg_mem(k.k, C.cl_uint(i), a.Buf.m)
+		case a.Local > 0:
+			err = C.ocl_arg_bytes(k.k, C.cl_uint(i), C.size_t(a.Local), nil)
+		case len(a.Value) > 0:
+			err = C.ocl_arg_bytes(k.k, C.cl_uint(i), C.size_t(len(a.Value)), unsafe.Pointer(&a.Value[0]))
+		default:
+			return 0, fmt.Errorf("kernel %s argument %d: no value", k.Name, i)
+		}
+		if err != 0 {
+			return 0, fmt.Errorf("kernel %s argument %d: %w", k.Name, i, clError("clSetKernelArg", int(err)))
+		}
+	}
+	gsz := [3]C.size_t{C.size_t(global)}
+	lsz := [3]C.size_t{C.size_t(local)}
+	var lp *C.size_t
+	if local > 0 {
+		lp = &lsz[0]
+	}
+	var ns C.cl_ulong
+	if err := C.ocl_run(d.q, k.k, 1, &gsz[0], lp, &ns); err != 0 {
+		return 0, fmt.Errorf("running kernel %s over %d (local %d): %w", k.Name, global, local, clError("clEnqueueNDRangeKernel", int(err)))
+	}
+	if ns == 0 {
+		return 0, fmt.Errorf("kernel %s: the device gave no profiling times", k.Name)
+	}
+	return uint64(ns), nil
+}
+
+// Close releases everything the Device made.
+func (d *Device) Close() {
+	for _, m := range d.owned {
+		C.ocl_release_mem(m)
+	}
+	for _, k := range d.kernels {
+		C.ocl_release_kernel(k)
+	}
+	for _, p := range d.progs {
+		C.ocl_release_program(p)
+	}
+	C.ocl_release_queue(d.q)
+	C.ocl_release_context(d.ctx)
+	for _, free := range d.frees {
+		free()
+	}
+	*d = Device{}
 }
