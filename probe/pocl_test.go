@@ -87,6 +87,24 @@ func TestPoCLCaches(t *testing.T) {
 	if l1d == 0 || l2 == 0 {
 		t.Skip("skipping: neither lscpu, sysfs nor getconf gives this CPU's cache sizes")
 	}
+	// A neighbour on the same core takes cache from the chase and only
+	// ever makes a level look smaller, so on a shared machine a probe is
+	// tried up to three times; each try must find both levels within 10%.
+	var failures []string
+	for try := 1; try <= 3; try++ {
+		failures = probeCPUCaches(t, b, l1d, l2, from)
+		if len(failures) == 0 {
+			return
+		}
+		t.Logf("try %d: %s", try, strings.Join(failures, "; "))
+	}
+	t.Error(strings.Join(failures, "; "))
+}
+
+// probeCPUCaches probes the CPU's caches once and says how the first two
+// levels miss the system's sizes (nothing when both are within 10%).
+func probeCPUCaches(t *testing.T, b Backend, l1d, l2 int, from string) []string {
+	t.Helper()
 	o := DeviceOptions()
 	o.Skip = Skip{Rates: true, Warp: true}
 	res, err := Run(b, o)
@@ -103,15 +121,17 @@ func TestPoCLCaches(t *testing.T) {
 		t.Logf("level %d: %d bytes, line %d, ways %d, %.1f cycles", i+1, l.SizeBytes, l.LineBytes, l.Ways, l.Latency)
 	}
 	if len(lv) < 3 {
-		t.Fatalf("found %d levels, want L1d, L2 and what lies beyond", len(lv))
+		return []string{fmt.Sprintf("found %d levels, want L1d, L2 and what lies beyond", len(lv))}
 	}
+	var failures []string
 	for _, c := range []struct {
 		name      string
 		got, want int
 	}{{"L1d", lv[0].SizeBytes, l1d}, {"L2", lv[1].SizeBytes, l2}} {
 		t.Logf("%s: probed %d bytes, %s says %d (%+.1f%%)", c.name, c.got, from, c.want, 100*float64(c.got-c.want)/float64(c.want))
 		if math.Abs(float64(c.got-c.want)) > 0.1*float64(c.want) {
-			t.Errorf("%s: probed %d bytes, %s says %d", c.name, c.got, from, c.want)
+			failures = append(failures, fmt.Sprintf("%s: probed %d bytes, %s says %d", c.name, c.got, from, c.want))
 		}
 	}
+	return failures
 }
