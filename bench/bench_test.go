@@ -368,6 +368,9 @@ func TestValidateAll(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the full validation takes about half a minute; run without -short")
 	}
+	// The package's three long tests run side by side: on two cores the
+	// package then stays well inside go test's 10 minutes.
+	t.Parallel()
 	var gpus []*arch.GPU
 	ids, err := ValidationGPUs()
 	if err != nil {

@@ -14,6 +14,9 @@ func TestSuiteOnEveryPreset(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the quick suite on every preset (-short)")
 	}
+	// The package's three long tests run side by side: on two cores the
+	// package then stays well inside go test's 10 minutes.
+	t.Parallel()
 	var jobs []Job
 	for _, g := range arch.Presets() {
 		for _, tt := range suite {

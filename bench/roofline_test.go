@@ -70,6 +70,9 @@ func TestRooflineBenchKernels(t *testing.T) {
 	if testing.Short() {
 		t.Skip("times about fifty kernels")
 	}
+	// The package's three long tests run side by side: on two cores the
+	// package then stays well inside go test's 10 minutes.
+	t.Parallel()
 	for _, gpu := range []string{"mali-g52", "mali-t760", "adreno-640", "powervr-gx6250"} {
 		g, err := arch.Lookup(gpu)
 		if err != nil {
