@@ -198,13 +198,9 @@ func setup() error {
 	if err := load(); err != nil {
 		return err
 	}
-	var n C.cl_uint
-	if err := C.ocl_platforms(0, nil, &n); err != 0 || n == 0 {
-		return fmt.Errorf("%w (no OpenCL platform is installed)", ErrUnavailable)
-	}
-	platforms := make([]C.cl_platform_id, n)
-	if err := C.ocl_platforms(n, &platforms[0], nil); err != 0 {
-		return fmt.Errorf("%w (%v)", ErrUnavailable, clError("clGetPlatformIDs", int(err)))
+	platforms, err := platformIDs()
+	if err != nil {
+		return err
 	}
 	// Prefer PoCL, the reference the tests are written against.
 	chosen, chosenName := -1, ""
@@ -454,15 +450,24 @@ func Devices() ([]DeviceName, error) {
 	return out, err
 }
 
-// eachDevice calls fn for each device until it returns true.
-func eachDevice(fn func(C.cl_platform_id, C.cl_device_id, string, string) bool) error {
+// platformIDs lists the installed OpenCL platforms.
+func platformIDs() ([]C.cl_platform_id, error) {
 	var n C.cl_uint
 	if err := C.ocl_platforms(0, nil, &n); err != 0 || n == 0 {
-		return fmt.Errorf("%w (no OpenCL platform is installed)", ErrUnavailable)
+		return nil, fmt.Errorf("%w (no OpenCL platform is installed)", ErrUnavailable)
 	}
 	platforms := make([]C.cl_platform_id, n)
 	if err := C.ocl_platforms(n, &platforms[0], nil); err != 0 {
-		return fmt.Errorf("%w (%v)", ErrUnavailable, clError("clGetPlatformIDs", int(err)))
+		return nil, fmt.Errorf("%w (%v)", ErrUnavailable, clError("clGetPlatformIDs", int(err)))
+	}
+	return platforms, nil
+}
+
+// eachDevice calls fn for each device until it returns true.
+func eachDevice(fn func(C.cl_platform_id, C.cl_device_id, string, string) bool) error {
+	platforms, err := platformIDs()
+	if err != nil {
+		return err
 	}
 	for _, p := range platforms {
 		var nd C.cl_uint
