@@ -114,12 +114,12 @@ func sizeKey(b float64) string {
 var bandwidthGlobal = &Test{
 	Name:  "bandwidth-global",
 	Title: "Global memory read bandwidth",
-	Doc:   "A grid that fills every warp slot reads float4 (and, as the seeds' authors did, scalar float) elements of a buffer, footprint 4 KB to 16 MB, from cold caches, the grid's window moving 64 elements further at every load so that each core sweeps the whole footprint; every run reads the whole footprint, or four times the largest cache where that is less. GB/s at the GPU's clock.",
+	Doc:   "A grid that fills every warp slot reads float4 (and, as the seeds' authors did, scalar float) elements of a buffer, footprint 4 KB to 16 MB, from cold caches, the grid's window moving 64 elements further at every load so that each core sweeps the whole footprint; every run reads the whole footprint, or four times the largest cache where that is less. GB/s at the GPU's clock. The full suite also runs a second kernel written as the seeds' author wrote his (sweep.*): each work-group walks the whole footprint in order from its own starting point.",
 	Points: func(g *arch.GPU, o Options) int {
 		if o.Quick {
 			return 2 * len(quickBandwidthFootprints)
 		}
-		return 2 * len(bandwidthFootprints)
+		return 4 * len(bandwidthFootprints)
 	},
 }
 
@@ -130,10 +130,19 @@ func init() {
 		for _, v := range []struct {
 			entry, series, prefix, typ string
 			elem                       int
+			second                     bool
 		}{
-			{"bw_global", "float4", "", "f32x4", 16},
-			{"bw_global_f32", "float", "f32.", "f32", 4},
+			// The grid strides through the footprint; the figures read these.
+			{"bw_global", "float4", "", "f32x4", 16, false},
+			{"bw_global_f32", "float", "f32.", "f32", 4, false},
+			// The second kernels, closer in shape to the seeds' author's:
+			// each work-group sweeps the footprint in order.
+			{"bw_sweep", "float4, swept by work-group", "sweep.", "f32x4", 16, true},
+			{"bw_sweep_f32", "float, swept by work-group", "sweep.f32.", "f32", 4, true},
 		} {
+			if v.second && c.o.Quick {
+				continue
+			}
 			k, err := c.kernel("bandwidth", v.entry)
 			if err != nil {
 				return nil, err
@@ -151,7 +160,9 @@ func init() {
 					return nil, fmt.Errorf("%s, footprint %s: %w", v.series, sizeLabel(float64(fp)), err)
 				}
 				p := Point{X: float64(fp), Y: gbs(c.g, bpc), Note: fmt.Sprintf("%.1f B/clk", bpc)}
-				r.add(c.g.ID+" "+v.series, p)
+				if !v.second {
+					r.add(c.g.ID+" "+v.series, p)
+				}
 				gb = append(gb, p)
 				perClk = append(perClk, Point{X: float64(fp), Y: bpc})
 				perCore = append(perCore, Point{X: float64(fp), Y: bpc / float64(c.g.Cores)})
@@ -206,6 +217,26 @@ func init() {
 		r.metric("bytes_per_core_clk", perCore)
 		r.metric("samples_per_core_clk", perCore/16)
 		r.metric("gbs", gbs(c.g, bpc))
+		if c.o.Quick {
+			return r, nil
+		}
+		// The second kernel: float samples, the work-group side by side.
+		k2, err := c.kernel("bandwidth", "bw_texture_f")
+		if err != nil {
+			return nil, err
+		}
+		l2, err := c.bind(k2, global, local, fmt.Sprintf("image1d_buffer:f32:%d=iota", textureFootprint/16), fmt.Sprintf("buf:f32x4:%d", global), "u32:0", "u32:1")
+		if err != nil {
+			return nil, err
+		}
+		defer l2.free()
+		bpc2, err := c.stream(l2, 2, 3, 16, textureFootprint)
+		if err != nil {
+			return nil, fmt.Errorf("bw_texture_f: %w", err)
+		}
+		r.metric("second.bytes_per_core_clk", bpc2/float64(c.g.Cores))
+		r.metric("second.samples_per_core_clk", bpc2/float64(c.g.Cores)/16)
+		r.metric("second.gbs", gbs(c.g, bpc2))
 		return r, nil
 	}
 }
@@ -261,6 +292,26 @@ func init() {
 			r.metric(v.typ+".bytes_per_clk", bytes/d)
 			c.tick()
 		}
+		if c.o.Quick {
+			return r, nil
+		}
+		// The second kernel: three float4 loads feed a multiply-add a step.
+		k, err := c.kernel("bandwidth", "bw_local_mad_f32x4")
+		if err != nil {
+			return nil, err
+		}
+		l, err := c.bind(k, global, local, fmt.Sprintf("buf:f32x4:%d", global), fmt.Sprintf("local:%d", fp), fmt.Sprintf("u32:%d", fp/16-1), "u32:1")
+		if err != nil {
+			return nil, err
+		}
+		defer l.free()
+		d, err := l.diff(3, "u32", 64)
+		if err != nil {
+			return nil, fmt.Errorf("bw_local_mad_f32x4: %w", err)
+		}
+		bytes := float64(global) * 64 * 3 * 16
+		r.metric("second.f32x4.bytes_per_core_clk", bytes/d/float64(c.g.Cores))
+		r.metric("second.f32x4.gbs", gbs(c.g, bytes/d))
 		return r, nil
 	}
 }

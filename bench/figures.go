@@ -64,7 +64,20 @@ type Figure struct {
 	Wording string `yaml:"wording" json:"wording"`
 	// Note says how the benchmark reads the figure, where that needs saying.
 	Note string `yaml:"note,omitempty" json:"note,omitempty"`
+	// Second names the same quantity measured by a second kernel written
+	// another way (grid-stride against sweep, scalar against vector, loop
+	// unrolled or not): a metric of the same test, over SecondOver when the
+	// figure is a ratio (read where Over is read). The figure's value comes
+	// from the kernel that matches the seed's method; the second must agree
+	// within secondAgreementPct, or SecondNote says why it does not.
+	Second     string `yaml:"second,omitempty" json:"second,omitempty"`
+	SecondOver string `yaml:"second_over,omitempty" json:"second_over,omitempty"`
+	SecondNote string `yaml:"second_note,omitempty" json:"second_note,omitempty"`
 }
+
+// secondAgreementPct is how far a figure's second kernel may be from its
+// first without an explanation (issue 15: "within 10%").
+const secondAgreementPct = 10
 
 // The relations a comparative figure may state.
 var relations = []string{"about", "greater", "less", "at_least", "at_most"}
@@ -171,6 +184,12 @@ func parseFigures(data []byte) ([]Figure, error) {
 			return nil, fmt.Errorf("%s: published value %v must be positive", where, f.Published)
 		case f.TolerancePct < 0 || (!bound && f.TolerancePct == 0) || f.TolerancePct >= 100 && f.Relation == "less":
 			return nil, fmt.Errorf("%s: tolerance_pct %v: must be positive (0 allowed as the margin of greater, less, at_least, at_most; under 100 for less)", where, f.TolerancePct)
+		case f.SecondOver != "" && (f.Second == "" || f.Over == ""):
+			return nil, fmt.Errorf("%s: second_over divides the second kernel's metric as over divides the first's: give second and over", where)
+		case f.Over != "" && f.Second != "" && f.SecondOver == "":
+			return nil, fmt.Errorf("%s: the figure is a ratio: give second_over, the second kernel's divisor", where)
+		case f.SecondNote != "" && f.Second == "":
+			return nil, fmt.Errorf("%s: second_note explains a second kernel's disagreement: give second", where)
 		case !strings.HasPrefix(f.Source, "seed "):
 			return nil, fmt.Errorf("%s: source %q must name a seed (\"seed NNN §Section\")", where, f.Source)
 		}
@@ -201,6 +220,20 @@ type Check struct {
 	Within bool `json:"within_tolerance"`
 	// Held is set for comparative figures only: whether the relation holds.
 	Held *bool `json:"held,omitempty"`
+	// Second is the second kernel's measurement, for figures that name one.
+	Second *SecondCheck `json:"second_kernel,omitempty"`
+}
+
+// SecondCheck is a figure's quantity as its second kernel measures it.
+type SecondCheck struct {
+	Metric string  `json:"metric"`
+	Value  float64 `json:"value"`
+	// DiffPct is (second − first) / first × 100.
+	DiffPct float64 `json:"diff_pct"`
+	// Agrees: within secondAgreementPct of the figure's own kernel.
+	Agrees bool `json:"agrees"`
+	// Note is the figure's explanation of a difference.
+	Note string `json:"note,omitempty"`
 }
 
 // Verdict is the check's last column: the error of a numeric figure, held
@@ -236,6 +269,12 @@ type Validation struct {
 	Held           int     `json:"comparative_held"`
 	// Skipped are figures that need a GPU this run does not validate.
 	Skipped []Skip `json:"skipped,omitempty"`
+	// SecondKernels counts the figures measured by a second kernel too;
+	// SecondAgree those within secondAgreementPct, SecondExplained those
+	// outside it whose figure says why.
+	SecondKernels   int `json:"second_kernels"`
+	SecondAgree     int `json:"second_agree"`
+	SecondExplained int `json:"second_explained"`
 }
 
 // as is the preset whose figures apply to g: its own id, or, for a user's
@@ -437,11 +476,34 @@ func compare(figs []Figure, gpus []*arch.GPU, results []*Result) (*Validation, e
 				held := c.Within
 				c.Held = &held
 			}
+			if f.Second != "" {
+				sf := f
+				sf.Metric, sf.Over = f.Second, f.SecondOver
+				second, err := sf.simulated(r, over)
+				switch {
+				case errors.As(err, &missing) && missing.quick:
+					// The short sweeps do not run the second kernels.
+				case err != nil:
+					return nil, fmt.Errorf("figure %s on %s, second kernel: %w", f.ID, g.ID, err)
+				default:
+					d := 100 * (second - sim) / sim
+					c.Second = &SecondCheck{Metric: f.Second, Value: second, DiffPct: d, Agrees: math.Abs(d) <= secondAgreementPct, Note: f.SecondNote}
+				}
+			}
 			v.Figures = append(v.Figures, c)
 		}
 	}
 	sum := 0.0
 	for _, c := range v.Figures {
+		if c.Second != nil {
+			v.SecondKernels++
+			switch {
+			case c.Second.Agrees:
+				v.SecondAgree++
+			case c.Second.Note != "":
+				v.SecondExplained++
+			}
+		}
 		if c.Comparative() {
 			v.Comparative++
 			if c.Within {

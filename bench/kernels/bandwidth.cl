@@ -128,3 +128,79 @@ __kernel void row_line(__global const uint2 *in, __global uint *out)
     if (v.x == 0xdeadbeefu)
         out[0] = v.y;
 }
+
+// The seeds' author's shape (Chips and Cheese's OpenCL bandwidth test, the
+// method behind seeds 000, 001 and 004): each work-group walks the whole
+// footprint in order, its work-items side by side, from its own starting
+// point, and wraps. Work-group g starts at the fraction g × 0.618... (the
+// golden ratio's, a Weyl sequence) of the footprint, in whole 64-element
+// steps: whichever work-groups share a core (every C-th, or a run of
+// neighbours), their starts are spread over the footprint, so a cache
+// smaller than the footprint sees a cyclic sweep and loses each line
+// before a work-group on that core comes back to it.
+inline uint sweep_start(uint mask)
+{
+    uint frac = get_group_id(0) * 2654435769u;
+    return (uint)(((ulong)frac * (ulong)(mask + 1u)) >> 32) & ~63u;
+}
+
+__kernel void bw_sweep(__global const float4 *in, __global float4 *out, uint mask, uint iters)
+{
+    uint l = get_local_size(0);
+    uint i = sweep_start(mask) + get_local_id(0);
+    float4 s0 = 0.0f, s1 = 0.0f, s2 = 0.0f, s3 = 0.0f;
+    for (uint k = 0; k < iters; k++) {
+        s0 += in[i & mask]; i += l;
+        s1 += in[i & mask]; i += l;
+        s2 += in[i & mask]; i += l;
+        s3 += in[i & mask]; i += l;
+    }
+    out[get_global_id(0)] = s0 + s1 + s2 + s3;
+}
+
+__kernel void bw_sweep_f32(__global const float *in, __global float *out, uint mask, uint iters)
+{
+    uint l = get_local_size(0);
+    uint i = sweep_start(mask) + get_local_id(0);
+    float s0 = 0.0f, s1 = 0.0f, s2 = 0.0f, s3 = 0.0f;
+    for (uint k = 0; k < iters; k++) {
+        s0 += in[i & mask]; i += l;
+        s1 += in[i & mask]; i += l;
+        s2 += in[i & mask]; i += l;
+        s3 += in[i & mask]; i += l;
+    }
+    out[get_global_id(0)] = s0 + s1 + s2 + s3;
+}
+
+// A second texture kernel, written differently from bw_texture: float
+// samples (read_imagef of an RGBA32F image), the work-group walking the
+// image side by side, two samples a loop iteration on one sum.
+__kernel void bw_texture_f(read_only image1d_buffer_t img, __global float4 *out, uint mask, uint iters)
+{
+    uint l = get_local_size(0);
+    uint i = get_local_id(0);
+    float4 s = 0.0f;
+    for (uint k = 0; k < 2 * iters; k++) {
+        s += read_imagef(img, (int)(i & mask)) + read_imagef(img, (int)((i + 1u) & mask));
+        i += l;
+    }
+    out[get_global_id(0)] = s;
+}
+
+// A second local-memory kernel in the author's shape: three float4 loads
+// feed one multiply-add a step, the three indices walking the array a
+// work-group apart.
+__kernel void bw_local_mad_f32x4(__global float4 *out, __local float4 *buf, uint mask, uint iters)
+{
+    uint l = get_local_size(0);
+    for (uint e = get_local_id(0); e <= mask; e += l)
+        buf[e] = (float4)((float)e);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    uint i0 = get_local_id(0), i1 = i0 + l, i2 = i0 + 2u * l;
+    float4 s = 0.0f;
+    for (uint k = 0; k < iters; k++) {
+        s += buf[i0 & mask] * buf[i1 & mask] + buf[i2 & mask];
+        i0 += l; i1 += l; i2 += l;
+    }
+    out[get_global_id(0)] = s;
+}

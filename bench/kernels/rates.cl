@@ -70,3 +70,46 @@ RATE(int8_add, uchar, IADD)
 RATE(int8_mul, uchar, IMUL)
 RATE(int8x4_add, uchar4, IADD)
 RATE(int8x4_mul, uchar4, IMUL)
+
+// Second kernels, written as clpeak writes its compute kernels: two
+// values that feed each other (x = op(y, x); y = op(x, y)), 32 operations
+// a loop iteration on vectors, so that each component is one dependent
+// chain and only other warps hide an operation's latency, where the
+// kernels above give every work-item eight independent chains. The rates
+// test reports them as second.NAME; a figure reads the kernels above, and
+// the two must agree or docs/validation.md says why they do not.
+#define PAIR(OP) x = OP(y, x); y = OP(x, y);
+#define PAIRS16(OP) PAIR(OP) PAIR(OP) PAIR(OP) PAIR(OP) PAIR(OP) PAIR(OP) PAIR(OP) PAIR(OP) \
+                    PAIR(OP) PAIR(OP) PAIR(OP) PAIR(OP) PAIR(OP) PAIR(OP) PAIR(OP) PAIR(OP)
+#define CHAINED(NAME, T, OP)                                                   \
+__kernel void NAME(__global T *out, uint iters, T b, T c)                      \
+{                                                                              \
+    uint id = get_global_id(0);                                                \
+    T x = b + (T)(id & 7u), y = c;                                             \
+    for (uint k = 0; k < 4u * iters; k++) {                                    \
+        PAIRS16(OP)                                                            \
+    }                                                                          \
+    out[id] = x + y;                                                           \
+}
+#define P_ADD(p, q) (p + q)
+#define P_MUL(p, q) (p * q)
+#define P_MAD(p, q) mad(p, q, c)
+#define P_FMA(p, q) fma(p, q, c)
+#define P_RSQRT(p, q) rsqrt(p)
+#define P_RECIP(p, q) native_recip(p)
+
+CHAINED(pairs_fp32_add, float4, P_ADD)
+CHAINED(pairs_fp32_mul, float4, P_MUL)
+CHAINED(pairs_fp32_mad, float4, P_MAD)
+CHAINED(pairs_fp32_fma, float4, P_FMA)
+CHAINED(pairs_fp32_rsqrt, float4, P_RSQRT)
+CHAINED(pairs_fp32_recip, float4, P_RECIP)
+CHAINED(pairs_fp16_add, half4, P_ADD)
+CHAINED(pairs_fp16_fma, half4, P_FMA)
+CHAINED(pairs_fp16_rsqrt, half4, P_RSQRT)
+CHAINED(pairs_int32_add, uint4, P_ADD)
+CHAINED(pairs_int32_mul, uint4, P_MUL)
+CHAINED(pairs_int64_add, ulong2, P_ADD)
+CHAINED(pairs_int16_add, ushort4, P_ADD)
+CHAINED(pairs_int8_add, uchar4, P_ADD)
+CHAINED(pairs_int8_mul, uchar4, P_MUL)
