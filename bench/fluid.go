@@ -8,61 +8,101 @@ import (
 
 // The FluidX3D-shaped test: seeds 000 and 001 compare GPUs on FluidX3D
 // (§Compute Performance: FluidX3D) rather than give numbers, so the suite
-// runs a lattice Boltzmann step of the same shape (kernels/lbm.cl) and the
-// figures compare its cell updates per second across GPUs and variants.
+// runs lattice Boltzmann steps of the same shape and the figures compare
+// their cell updates per second across GPUs and variants. Two lattices:
+// D2Q9 (kernels/lbm.cl, nine distributions a cell) and D3Q19
+// (kernels/lbm3d.cl, nineteen and a flag byte), FluidX3D's default
+// velocity set, which the FluidX3D figures read.
 
-// fluidLog2 is the box's side, log2: 256 × 256 cells, 2.25 MB a copy of the
-// distributions in FP32 (past every L2; the 640's SLC holds one of the
-// two). The short sweep uses 128 × 128.
-func fluidLog2(o Options) int {
-	if o.Quick {
-		return 7
-	}
-	return 8
+// fluidLattice is one lattice's kernels and box: a box of 2^xyLog2 ×
+// 2^xyLog2 (× 2^zLog2 in 3-D) cells.
+type fluidLattice struct {
+	module, prefix, name string
+	q                    int  // distributions a cell
+	flags                bool // the kernel reads a flag byte a cell (kernels/lbm3d.cl)
+	xyLog2, zLog2        func(Options) int
 }
 
-var fluidVariants = []struct{ entry, label, typ string }{
-	{"lbm_fma", "FP32, fma()", "f32"},
-	{"lbm_mad", "FP32, mad()", "f32"},
-	{"lbm_fp16s", "FP16 storage, fma()", "f16"},
+var fluidLattices = []fluidLattice{
+	// 256 × 256 cells, 2.25 MB a copy of the distributions in FP32 (past
+	// every L2; the 640's SLC holds one of the two). The short sweep uses
+	// 128 × 128.
+	{module: "lbm", prefix: "lbm", name: "D2Q9", q: 9,
+		xyLog2: func(o Options) int { return quickOr(o, 7, 8) }},
+	// 32 × 32 × 32 cells, 2.4 MB a copy in FP32 and 1.2 MB in FP16, past
+	// every L2 as the D2Q9 box is, at about the same simulated time. The
+	// short sweep uses 16 × 16 × 16 (a quarter of the short D2Q9 box's
+	// cells, at about twice the work a cell), so that it adds little to
+	// the tests that run the suite on every preset.
+	{module: "lbm3d", prefix: "lbm3d", name: "D3Q19", q: 19, flags: true,
+		xyLog2: func(o Options) int { return quickOr(o, 4, 5) },
+		zLog2:  func(o Options) int { return quickOr(o, 4, 5) }},
+}
+
+func quickOr(o Options, quick, full int) int {
+	if o.Quick {
+		return quick
+	}
+	return full
+}
+
+var fluidVariants = []struct{ suffix, label, typ string }{
+	{"_fma", "FP32, fma()", "f32"},
+	{"_mad", "FP32, mad()", "f32"},
+	{"_fp16s", "FP16 storage, fma()", "f16"},
 }
 
 var fluid = &Test{
 	Name:   "fluid",
 	Title:  "Lattice Boltzmann step (FluidX3D-shaped)",
-	Doc:    "A D2Q9 lattice Boltzmann step (BGK collision, pull streaming, 256 × 256 periodic box) as FluidX3D builds it: multiply-adds through fma() (its default), through mad(), and FP16 storage with FP32 arithmetic; a grid that fills every warp slot sweeps the box. Million cell updates per second.",
-	Points: func(*arch.GPU, Options) int { return len(fluidVariants) },
+	Doc:    "Lattice Boltzmann steps (BGK collision, pull streaming, periodic boxes) as FluidX3D builds them: multiply-adds through fma() (its default), through mad(), and FP16 storage with FP32 arithmetic; on D2Q9 (256 × 256 cells) and on D3Q19 (32 × 32 × 32 cells, FluidX3D's default velocity set, 19 distributions and a flag byte a cell); a grid that fills every warp slot sweeps the box. Million cell updates per second.",
+	Points: func(*arch.GPU, Options) int { return len(fluidLattices) * len(fluidVariants) },
 }
 
 func init() {
 	fluid.run = func(c *ctx) (*Result, error) {
 		r := &Result{Chart: Bars, YLabel: "cell updates", Unit: "MLUP/s"}
-		nlog2 := fluidLog2(c.o)
-		cells := 1 << (2 * nlog2)
 		global, local := rateGrid(c.g)
-		for _, v := range fluidVariants {
-			k, err := c.kernel("lbm", v.entry)
-			if err != nil {
-				return nil, err
+		for _, lat := range fluidLattices {
+			xy := lat.xyLog2(c.o)
+			z := 0
+			if lat.zLog2 != nil {
+				z = lat.zLog2(c.o)
 			}
-			buf := fmt.Sprintf("buf:%s:%d", v.typ, 9*cells)
-			l, err := c.bind(k, global, local, buf+"=fill:0.1", buf, fmt.Sprintf("u32:%d", nlog2), "u32:1", "f32:0.8")
-			if err != nil {
-				return nil, err
+			cells := 1 << (2*xy + z)
+			for _, v := range fluidVariants {
+				entry := lat.prefix + v.suffix
+				k, err := c.kernel(lat.module, entry)
+				if err != nil {
+					return nil, err
+				}
+				buf := fmt.Sprintf("buf:%s:%d", v.typ, lat.q*cells)
+				specs := []string{buf + "=fill:0.1", buf}
+				if lat.flags {
+					specs = append(specs, fmt.Sprintf("buf:u8:%d", cells), fmt.Sprintf("u32:%d", xy), fmt.Sprintf("u32:%d", z))
+				} else {
+					specs = append(specs, fmt.Sprintf("u32:%d", xy))
+				}
+				iters := len(specs)
+				specs = append(specs, "u32:1", "f32:0.8")
+				l, err := c.bind(k, global, local, specs...)
+				if err != nil {
+					return nil, err
+				}
+				// Rounds enough to sweep the box once.
+				n := max(1, cells/global)
+				d, err := l.diff(iters, "u32", n)
+				l.free()
+				if err != nil {
+					return nil, fmt.Errorf("%s: %w", entry, err)
+				}
+				perClk := float64(global) * float64(n) / d
+				mlups := perClk * c.g.ClockMHz
+				r.add(c.g.ID, Point{Label: lat.name + ", " + v.label, Y: mlups, Note: fmt.Sprintf("%.3g cells/clk", perClk)})
+				r.metric(entry+".mlups", mlups)
+				r.metric(entry+".cells_per_clk", perClk)
+				c.tick()
 			}
-			// Rounds enough to sweep the box once.
-			n := max(1, cells/global)
-			d, err := l.diff(3, "u32", n)
-			l.free()
-			if err != nil {
-				return nil, fmt.Errorf("%s: %w", v.entry, err)
-			}
-			perClk := float64(global) * float64(n) / d
-			mlups := perClk * c.g.ClockMHz
-			r.add(c.g.ID, Point{Label: v.label, Y: mlups, Note: fmt.Sprintf("%.3g cells/clk", perClk)})
-			r.metric(v.entry+".mlups", mlups)
-			r.metric(v.entry+".cells_per_clk", perClk)
-			c.tick()
 		}
 		r.Notes = append(r.Notes, "the seeds publish no MLUP/s; their claims compare GPUs and variants (docs/validation.md)")
 		return r, nil
