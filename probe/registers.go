@@ -143,3 +143,16 @@ func registerSteps(pts []RegisterPoint) []RegisterPoint {
 	}
 	return out
 }
+
+// BeforeFirstStep is the most values of the sweep's kernels that keep the
+// lightest kernel's residency (the point before the first step).
+func BeforeFirstStep(sw *RegisterSweep) int {
+	last := 0
+	for _, p := range sw.Points {
+		if len(sw.Steps) > 0 && p.Values >= sw.Steps[0].Values {
+			break
+		}
+		last = p.Values
+	}
+	return last
+}

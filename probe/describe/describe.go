@@ -259,7 +259,7 @@ func writeRegisters(b *strings.Builder, sw *probe.RegisterSweep, base *arch.GPU)
 		fmt.Fprintf(b, "# register sweep: no occupancy steps from %d to %d live 32-bit values per work-item (%d to %d work-items resident): registers did not limit residency\n", first.Values, last.Values, first.Resident, last.Resident)
 		return
 	}
-	fmt.Fprintf(b, "# register sweep (work-groups of %d): %d work-items resident up to %d live values", sw.WorkGroup, first.Resident, first.Values)
+	fmt.Fprintf(b, "# register sweep (work-groups of %d): %d work-items resident up to %d live values", sw.WorkGroup, first.Resident, probe.BeforeFirstStep(sw))
 	for _, st := range sw.Steps {
 		fmt.Fprintf(b, "; %d from %d", st.Resident, st.Values)
 	}
