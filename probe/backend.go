@@ -22,6 +22,12 @@ type Backend interface {
 	KernelWorkGroup(k Kernel) (int, error)
 	// Buffer makes a device buffer holding data.
 	Buffer(data []byte) (Buffer, error)
+	// Read returns the first n bytes of a buffer (after the runs before it).
+	Read(b Buffer, n int) ([]byte, error)
+	// Image1D views a buffer as an image1d_buffer of texels RGBA texels of
+	// 32-bit unsigned channels, for the texture path; its handle is passed
+	// as a Buf argument.
+	Image1D(b Buffer, texels int) (Buffer, error)
 	// Run runs k with args over a 1-D NDRange and returns the kernel's
 	// device time in nanoseconds (its profiling events).
 	Run(k Kernel, args []Arg, global, local int) (float64, error)

@@ -48,6 +48,10 @@ func conflictRing(k, stride int) []byte {
 	return buf
 }
 
+// chaser follows a ring (buf, of slots slots) and returns the cycles of
+// one step: the buffer path (chase) or the texture path (chaseImage).
+type chaser func(buf []byte, slots int) (float64, error)
+
 // chase returns the cycles of one step through buf (a ring of slots
 // slots): a warm-up lap, then the difference of steps and 2×steps.
 func (p *prober) chase(buf []byte, slots int) (float64, error) {
@@ -178,13 +182,19 @@ const chaseStride = 64
 // caches runs the footprint sweep, finds the levels, refines each knee by
 // bisection, then measures each cache level's line size and ways.
 func (p *prober) caches() (*CacheSweep, error) {
+	return p.cachesWith(p.chase, p.o.MinFootprint, p.o.MaxFootprint)
+}
+
+// cachesWith is caches over the footprints lo to hi, following rings
+// with chase.
+func (p *prober) cachesWith(chase chaser, lo, hi int) (*CacheSweep, error) {
 	cs := &CacheSweep{Line: map[int][]Point{}, Ways: map[int][]Point{}, extra: map[float64]float64{}}
 	refining := false
 	at := func(f int) (float64, error) {
 		if y, ok := cs.extra[float64(f)]; ok {
 			return y, nil
 		}
-		y, err := p.chase(ring(f, chaseStride, 1), max(f/chaseStride, 1))
+		y, err := chase(ring(f, chaseStride, 1), max(f/chaseStride, 1))
 		if err != nil {
 			return 0, fmt.Errorf("pointer chase over %d bytes: %w", f, err)
 		}
@@ -193,7 +203,7 @@ func (p *prober) caches() (*CacheSweep, error) {
 		// point is the fastest of ChaseRepeats chases, taken some time
 		// apart, which estimates the quiet machine's curve.
 		for r := 1; r < p.o.ChaseRepeats; r++ {
-			y2, err := p.chase(ring(f, chaseStride, 1), max(f/chaseStride, 1))
+			y2, err := chase(ring(f, chaseStride, 1), max(f/chaseStride, 1))
 			if err != nil {
 				return 0, fmt.Errorf("pointer chase over %d bytes: %w", f, err)
 			}
@@ -208,11 +218,11 @@ func (p *prober) caches() (*CacheSweep, error) {
 	// The sweep runs ChaseRepeats times over and keeps each point's
 	// fastest: passes seconds apart are likelier than back-to-back chases
 	// to find a moment when a neighbour is not sharing the core's caches.
-	fps := footprints(p.o.MinFootprint, p.o.MaxFootprint)
+	fps := footprints(lo, hi)
 	ys := make([]float64, len(fps))
 	for pass := range max(p.o.ChaseRepeats, 1) {
 		for i, f := range fps {
-			y, err := p.chase(ring(f, chaseStride, 1), max(f/chaseStride, 1))
+			y, err := chase(ring(f, chaseStride, 1), max(f/chaseStride, 1))
 			if err != nil {
 				return nil, fmt.Errorf("pointer chase over %d bytes: %w", f, err)
 			}
@@ -244,7 +254,7 @@ func (p *prober) caches() (*CacheSweep, error) {
 		// reaches the threshold, and the point before it. (A physically
 		// indexed cache starts missing gradually, before its size, where
 		// pages of the same colour overflow their sets.)
-		lo, hi := int(lv[i].lastInside), int(lv[i].firstAfter)
+		lo, hi := int(lv[i].lastInside), int(lv[i].firstAfter) // the knee's bracket
 		sm := smooth(cs.Footprint)
 		for j, pt := range sm {
 			if pt.X > lv[i].lastInside && pt.Y >= mid {
@@ -274,12 +284,12 @@ func (p *prober) caches() (*CacheSweep, error) {
 		if lv[i].SizeBytes > p.o.MaxDetailBytes {
 			continue // the line and ways sweeps would cost more than they are worth here
 		}
-		line, pts, err := p.lineSize(lv, i)
+		line, pts, err := p.lineSize(chase, lv, i)
 		if err != nil {
 			return nil, err
 		}
 		lv[i].LineBytes, cs.Line[i] = line, pts
-		ways, wpts, err := p.ways(lv, i)
+		ways, wpts, err := p.ways(chase, lv, i)
 		if err != nil {
 			return nil, err
 		}
@@ -293,7 +303,7 @@ func (p *prober) caches() (*CacheSweep, error) {
 // bytes, in random order. At a stride below the line, the other slots of a
 // line hit while it is still held; from the line size on, every step
 // misses. The line is the smallest stride within 15% of the full miss.
-func (p *prober) lineSize(lv []Level, i int) (int, []Point, error) {
+func (p *prober) lineSize(chase chaser, lv []Level, i int) (int, []Point, error) {
 	f := lv[i].SizeBytes * 3 / 2
 	if next := lv[i+1].SizeBytes; next > 0 && f > next*3/4 {
 		f = int(math.Sqrt(float64(lv[i].SizeBytes) * float64(next)))
@@ -301,14 +311,21 @@ func (p *prober) lineSize(lv []Level, i int) (int, []Point, error) {
 	f = max(f/512*512, 1024)
 	var pts []Point
 	for s := 16; s <= 512; s *= 2 {
-		y, err := p.chase(ring(f, s, 2), f/s)
+		y, err := chase(ring(f, s, 2), f/s)
 		if err != nil {
 			return 0, nil, fmt.Errorf("line-size chase over %d bytes at stride %d: %w", f, s, err)
 		}
 		pts = append(pts, Point{float64(s), y})
 	}
-	miss, hit := pts[len(pts)-1].Y, lv[i].Latency
-	for _, pt := range pts {
+	// Strides that leave fewer than 8 slots in the ring may all fit in
+	// the cache (a 1 KiB texture cache): the full miss is the widest
+	// stride with 8 slots or more, and the line is looked for among those.
+	use := pts
+	for len(use) > 1 && f/int(use[len(use)-1].X) < 8 {
+		use = use[:len(use)-1]
+	}
+	miss, hit := use[len(use)-1].Y, lv[i].Latency
+	for _, pt := range use {
 		if pt.Y >= miss-0.15*(miss-hit) {
 			return int(pt.X), pts, nil
 		}
@@ -320,7 +337,7 @@ func (p *prober) lineSize(lv []Level, i int) (int, []Point, error) {
 // every smaller power-of-two level) for k = 1, 2, ...: they hit while k is
 // at most the associativity. A physically indexed cache cannot be measured
 // this way (virtual strides do not keep to one set): 0, not measured.
-func (p *prober) ways(lv []Level, i int) (int, []Point, error) {
+func (p *prober) ways(chase chaser, lv []Level, i int) (int, []Point, error) {
 	size := roundSize(lv[i].SizeBytes)
 	pow2 := pow2Floor(size)
 	mid := (lv[i].Latency + lv[i+1].Latency) / 2
@@ -331,7 +348,7 @@ func (p *prober) ways(lv []Level, i int) (int, []Point, error) {
 	for _, stride := range []int{size, pow2} {
 		pts = pts[:0]
 		for k := 1; k <= p.o.MaxWays+1; k++ {
-			y, err := p.chase(conflictRing(k, stride), k)
+			y, err := chase(conflictRing(k, stride), k)
 			if err != nil {
 				return 0, nil, fmt.Errorf("associativity chase of %d slots %d bytes apart: %w", k, stride, err)
 			}

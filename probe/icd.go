@@ -48,7 +48,10 @@ func OpenICD(platform, device string) (*ICD, error) {
 
 // kernelNames are every entry point of probe.cl.
 func kernelNames() []string {
-	names := []string{"chase", "diverge", "stream", "local_read"}
+	names := []string{"chase", "chase_image", "diverge", "stream", "local_read"}
+	for _, r := range regSweep {
+		names = append(names, occupyName(r))
+	}
 	for _, rk := range rateKernels {
 		names = append(names, rk.name)
 	}
@@ -68,6 +71,12 @@ func (c *ICD) Kernel(name string) (Kernel, error) {
 func (c *ICD) KernelWorkGroup(k Kernel) (int, error) { return k.(*oclref.Kernel).WorkGroupSize() }
 
 func (c *ICD) Buffer(data []byte) (Buffer, error) { return c.d.NewHostBuffer(data) }
+
+func (c *ICD) Read(b Buffer, n int) ([]byte, error) { return c.d.Read(b.(*oclref.Buffer), n) }
+
+func (c *ICD) Image1D(b Buffer, texels int) (Buffer, error) {
+	return c.d.NewImage1DBuffer(b.(*oclref.Buffer), texels)
+}
 
 func (c *ICD) Run(k Kernel, args []Arg, global, local int) (float64, error) {
 	ka := make([]oclref.KernelArg, len(args))

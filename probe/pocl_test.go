@@ -106,7 +106,7 @@ func TestPoCLCaches(t *testing.T) {
 func probeCPUCaches(t *testing.T, b Backend, l1d, l2 int, from string) []string {
 	t.Helper()
 	o := DeviceOptions()
-	o.Skip = Skip{Rates: true, Warp: true}
+	o.Skip = Skip{Rates: true, Warp: true, Registers: true, Texture: true}
 	res, err := Run(b, o)
 	if err != nil {
 		t.Fatal(err)

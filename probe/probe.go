@@ -1,7 +1,8 @@
 // Package probe characterises an OpenCL device from timings alone, in the
 // manner of ArchProbe: pointer chases for the cache levels (size, line,
 // ways, latency), a divergence test for the warp width, and throughput
-// kernels for the ALU rates per clock. It reads only the device queries
+// kernels for the ALU rates per clock, a register-pressure sweep for the
+// occupancy steps, and a chase through the texture path. It reads only the device queries
 // ArchProbe reads (clock, compute units, work-group and local-memory
 // limits); the rest is measured. The same code drives the simulated GPUs
 // in process (Sim) and any device behind the ICD loader (ICD).
@@ -23,28 +24,32 @@ type Options struct {
 	RateIters                  int // throughput kernels' loop count
 	MaxGridSteps               int // throughput kernels' grid search (gridSteps)
 	WarpIters                  int
-	LocalIters                 int  // local-memory test's loop count
-	MaxBandwidthFootprint      int  // bytes: the memory point of the bandwidth test
+	LocalIters                 int // local-memory test's loop count
+	MaxBandwidthFootprint      int // bytes: the memory point of the bandwidth test
+	TextureMinFootprint        int // bytes of the texture-path chase sweep
+	TextureMaxFootprint        int
 	Repeats                    int  // runs per measurement, the fastest kept (real devices)
 	Skip                       Skip // parts left out
 	Tick                       func()
 }
 
 // Skip names parts of the probe to leave out.
-type Skip struct{ Caches, Rates, Warp, Bandwidth, Local bool }
+type Skip struct{ Caches, Rates, Warp, Bandwidth, Local, Registers, Texture bool }
 
 // SimOptions are the defaults for a simulated GPU: deterministic, so one
 // run of each measurement.
 func SimOptions() Options {
 	return Options{MinFootprint: 1 << 10, MaxFootprint: 8 << 20, ChaseSteps: 2048, ChaseRepeats: 1, PlateauTol: 0.05, KneeTol: 0.2, KneeFrac: 0.1,
-		MaxWays: 16, MaxDetailBytes: 3 << 19, RateIters: 1, MaxGridSteps: 14, WarpIters: 16, LocalIters: 4, MaxBandwidthFootprint: 4 << 20, Repeats: 1}
+		MaxWays: 16, MaxDetailBytes: 3 << 19, RateIters: 1, MaxGridSteps: 14, WarpIters: 16, LocalIters: 4, MaxBandwidthFootprint: 4 << 20, Repeats: 1,
+		TextureMinFootprint: 256, TextureMaxFootprint: 64 << 10}
 }
 
 // DeviceOptions are the defaults for a real device: longer chases, so that
 // a step's latency stands above launch noise, and the fastest of five runs.
 func DeviceOptions() Options {
 	return Options{MinFootprint: 4 << 10, MaxFootprint: 4 << 20, ChaseSteps: 1 << 18, ChaseRepeats: 3, PlateauTol: 0.15, KneeTol: 0.5, KneeFrac: 0.35,
-		MaxWays: 24, MaxDetailBytes: 16 << 20, RateIters: 64, MaxGridSteps: 14, WarpIters: 4096, LocalIters: 4096, MaxBandwidthFootprint: 64 << 20, Repeats: 7}
+		MaxWays: 24, MaxDetailBytes: 16 << 20, RateIters: 64, MaxGridSteps: 14, WarpIters: 4096, LocalIters: 4096, MaxBandwidthFootprint: 64 << 20, Repeats: 7,
+		TextureMinFootprint: 1 << 10, TextureMaxFootprint: 1 << 20}
 }
 
 // Result is everything the probe measured.
@@ -57,6 +62,12 @@ type Result struct {
 	RateGrid  []Point      `json:"rate_grid,omitempty"` // work-items -> FP32 mad per clock
 	Bandwidth []Bandwidth  `json:"bandwidth,omitempty"`
 	Local     *LocalMemory `json:"local_memory,omitempty"`
+	// Registers is the register-pressure sweep: resident work-items
+	// against the registers a kernel keeps live.
+	Registers *RegisterSweep `json:"registers,omitempty"`
+	// Texture is the cache sweep through the texture path
+	// (read_imageui on an image1d_buffer).
+	Texture *CacheSweep `json:"texture,omitempty"`
 }
 
 type prober struct {
@@ -94,6 +105,12 @@ func Steps(o Options) int {
 	if !o.Skip.Warp {
 		n += 9
 	}
+	if !o.Skip.Registers {
+		n += len(regSweep)
+	}
+	if !o.Skip.Texture {
+		n += (len(footprints(max(o.TextureMinFootprint, chaseStride), max(o.TextureMaxFootprint, chaseStride)))+20)*max(o.ChaseRepeats, 1) + 6 + 8
+	}
 	return n
 }
 
@@ -102,6 +119,9 @@ func Run(b Backend, o Options) (*Result, error) {
 	p := &prober{t: newTimer(b, o.Repeats), o: o}
 	if o.MinFootprint < chaseStride || o.MaxFootprint < 4*o.MinFootprint {
 		return nil, fmt.Errorf("footprint sweep %d to %d bytes: it needs at least two octaves from %d bytes", o.MinFootprint, o.MaxFootprint, chaseStride)
+	}
+	if !o.Skip.Texture && (o.TextureMinFootprint < chaseStride || o.TextureMaxFootprint < 4*o.TextureMinFootprint) {
+		return nil, fmt.Errorf("texture footprint sweep %d to %d bytes: it needs at least two octaves from %d bytes", o.TextureMinFootprint, o.TextureMaxFootprint, chaseStride)
 	}
 	info := b.Info()
 	res := &Result{Device: info}
@@ -135,6 +155,16 @@ func Run(b Backend, o Options) (*Result, error) {
 	}
 	if !o.Skip.Local {
 		if res.Local, err = p.localMemory(); err != nil {
+			return nil, err
+		}
+	}
+	if !o.Skip.Registers {
+		if res.Registers, err = p.registers(res.WarpWidth); err != nil {
+			return nil, fmt.Errorf("register sweep: %w", err)
+		}
+	}
+	if !o.Skip.Texture {
+		if res.Texture, err = p.texture(); err != nil {
 			return nil, err
 		}
 	}

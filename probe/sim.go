@@ -73,12 +73,33 @@ func (s *Sim) Buffer(data []byte) (Buffer, error) {
 	return s.ctx.NewBuffer(opencl.MemReadWrite|opencl.MemCopyHostPtr, len(data), data)
 }
 
+func (s *Sim) Read(b Buffer, n int) ([]byte, error) {
+	out := make([]byte, n)
+	ev, err := s.q.Read(b.(*opencl.Buffer), 0, out)
+	if err != nil {
+		return nil, err
+	}
+	if st := ev.Wait(); st != opencl.StatusComplete {
+		return nil, ev.Err()
+	}
+	return out, nil
+}
+
+func (s *Sim) Image1D(b Buffer, texels int) (Buffer, error) {
+	return s.ctx.NewImage(opencl.MemReadOnly, opencl.ImageFormat{Order: opencl.ChanRGBA, Type: opencl.UnsignedI32},
+		opencl.ImageDesc{Type: opencl.MemObjectImage1DBuffer, Width: texels, Buffer: b.(*opencl.Buffer)}, nil)
+}
+
 func (s *Sim) Run(k Kernel, args []Arg, global, local int) (float64, error) {
 	kk := k.(*opencl.Kernel)
 	for i, a := range args {
 		var err error
 		switch {
 		case a.Buf != nil:
+			if img, ok := a.Buf.(*opencl.Image); ok {
+				err = kk.SetImageArg(i, 8, img)
+				break
+			}
 			err = kk.SetArg(i, 8, nil, a.Buf.(*opencl.Buffer))
 		case a.Local > 0:
 			err = kk.SetArg(i, a.Local, nil, nil)

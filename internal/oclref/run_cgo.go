@@ -655,6 +655,36 @@ func (d *Device) NewHostBuffer(data []byte) (*Buffer, error) {
 	return &Buffer{m}, nil
 }
 
+// NewImage1DBuffer views b as an image1d_buffer of texels RGBA texels of
+// 32-bit unsigned channels (read with read_imageui); the image is passed
+// to Run as a Buf.
+func (d *Device) NewImage1DBuffer(b *Buffer, texels int) (*Buffer, error) {
+	if b == nil || texels <= 0 {
+		return nil, fmt.Errorf("an image of %d texels over no buffer", texels)
+	}
+	var cerr C.cl_int
+	m := C.ocl_image(d.ctx, clMemObjectImage1DBuffer, channelTypes[kernel.U32], C.size_t(texels), 0, b.m, nil, &cerr)
+	if cerr != 0 {
+		return nil, clError("clCreateImage", int(cerr))
+	}
+	d.owned = append(d.owned, m)
+	return &Buffer{m}, nil
+}
+
+// Read returns the first n bytes of b, after the runs queued before it.
+func (d *Device) Read(b *Buffer, n int) ([]byte, error) {
+	mu.Lock()
+	defer mu.Unlock()
+	out := make([]byte, n)
+	if n == 0 {
+		return out, nil
+	}
+	if err := C.ocl_read_buffer(d.q, b.m, C.size_t(n), unsafe.Pointer(&out[0])); err != 0 {
+		return nil, clError("clEnqueueReadBuffer", int(err))
+	}
+	return out, nil
+}
+
 // KernelArg is one argument of Run: a buffer, value bytes, or Local bytes
 // of __local memory.
 type KernelArg struct {

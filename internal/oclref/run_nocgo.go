@@ -59,6 +59,10 @@ func (d *Device) NewBuffer(data []byte) (*Buffer, error) { return nil, errNoCgo 
 
 func (d *Device) NewHostBuffer(data []byte) (*Buffer, error) { return nil, errNoCgo }
 
+func (d *Device) NewImage1DBuffer(b *Buffer, texels int) (*Buffer, error) { return nil, errNoCgo }
+
+func (d *Device) Read(b *Buffer, n int) ([]byte, error) { return nil, errNoCgo }
+
 func (d *Device) Run(k *Kernel, args []KernelArg, global, local int) (uint64, error) {
 	return 0, errNoCgo
 }

@@ -201,6 +201,23 @@ func YAML(res *probe.Result, baseID, why string) ([]byte, error) {
 			fmt.Fprintf(&b, "# beyond the last cache the sweep found (memory, or a level past its reach): %.0f cycles (%.0f ns) a load\n", res.Caches.Levels[n-1].Latency, res.Caches.Levels[n-1].LatencyNS)
 		}
 	}
+	if tl := res.Texture; tl != nil && len(tl.Levels) > 1 {
+		lv := tl.Levels[0]
+		line, ways := lv.LineBytes, lv.Ways
+		if line == 0 {
+			line = base.TextureCache.LineBytes
+		}
+		if ways == 0 {
+			ways = base.TextureCache.Ways
+		}
+		fmt.Fprintf(&b, "texture_cache:\n  source: \"probe: read_imageui chase through an image1d_buffer, %.0f cycles a load\"\n  size_kib: %d\n  line_bytes: %d\n  ways: %d\n", lv.Latency, KiB(lv.SizeBytes, line, ways, 1), line, ways)
+		fmt.Fprintf(&b, "# texture path beyond its first level: %.0f cycles a load\n", tl.Levels[1].Latency)
+	} else if tl != nil {
+		b.WriteString("# the texture-path chase found no cache level: texture_cache stays the base's\n")
+	}
+	if sw := res.Registers; sw != nil {
+		writeRegisters(&b, sw, base)
+	}
 	for _, bw := range res.Bandwidth {
 		fmt.Fprintf(&b, "# read bandwidth, %s (%d KiB): %.1f bytes per clock\n", bw.Level, bw.Footprint/1024, bw.BytesPerClock)
 	}
@@ -228,4 +245,47 @@ func containsInt(s []int, v int) bool {
 		}
 	}
 	return false
+}
+
+// writeRegisters writes the register sweep as comments, and the register
+// file and allocation rule that reproduce it where they differ from the
+// base's.
+func writeRegisters(b *strings.Builder, sw *probe.RegisterSweep, base *arch.GPU) {
+	if len(sw.Points) == 0 {
+		return
+	}
+	first, last := sw.Points[0], sw.Points[len(sw.Points)-1]
+	if len(sw.Steps) == 0 {
+		fmt.Fprintf(b, "# register sweep: no occupancy steps from %d to %d live 32-bit values per work-item (%d to %d work-items resident): registers did not limit residency\n", first.Values, last.Values, first.Resident, last.Resident)
+		return
+	}
+	fmt.Fprintf(b, "# register sweep (work-groups of %d): %d work-items resident up to %d live values", sw.WorkGroup, first.Resident, probe.BeforeFirstStep(sw))
+	for _, st := range sw.Steps {
+		fmt.Fprintf(b, "; %d from %d", st.Resident, st.Values)
+	}
+	b.WriteString("\n")
+	fit, ok := FitRegisters(sw, base)
+	if !ok {
+		b.WriteString("# no register file and allocation rule on the base's cores, engines and warp widths gives these steps: not overridden\n")
+		return
+	}
+	fmt.Fprintf(b, "# register file fitted to the steps: %d KiB per core, granule %d%s, %d warp slots per engine (the compiler adds about %d registers to the kernels' values)\n",
+		fit.FileBytesPerCore/1024, fit.Granule, map[bool]string{true: " doubling", false: ""}[fit.Pow2], fit.WarpSlots, fit.Overhead)
+	src := "source: \"probe: register sweep (occupancy steps)\""
+	if fit.FileBytesPerCore != base.RegisterFileBytesPerCore() {
+		if r := base.Rogue; r != nil {
+			fmt.Fprintf(b, "rogue:\n  unified_store_registers: {value: %d, %s}\n", fit.FileBytesPerCore/(r.UnifiedStores*r.RegisterBits/8), src)
+		} else {
+			fmt.Fprintf(b, "register_file_kib: {value: %d, %s}\n", fit.FileBytesPerCore/1024, src)
+		}
+	}
+	if fit.Granule != base.RegisterGranule {
+		fmt.Fprintf(b, "register_granule: {value: %d, %s}\n", fit.Granule, src)
+	}
+	if fit.Pow2 != base.RegisterAllocPow2 {
+		fmt.Fprintf(b, "register_alloc_pow2: {value: %v, %s}\n", fit.Pow2, src)
+	}
+	if fit.WarpSlots != base.MaxWarpsPerEngine {
+		fmt.Fprintf(b, "max_warps_per_engine: {value: %d, %s}\n", fit.WarpSlots, src)
+	}
 }

@@ -10,8 +10,18 @@ import (
 	"testing"
 
 	"github.com/pocketgpu/pocketgpu/arch"
+	"github.com/pocketgpu/pocketgpu/device"
 	"github.com/pocketgpu/pocketgpu/probe"
 )
+
+// knownOff are round-trip rows that the model itself keeps from matching,
+// with the reason (docs/probe.md).
+var knownOff = map[string]string{
+	// Rogue's texture misses go to the USC's mixed L1 (16 KiB), whose hit
+	// costs the chase under 1% more than a texture-cache hit: the first
+	// knee the texture chase sees is the L1's.
+	"powervr-gx6250 tex size KiB": "a texture miss that hits the mixed L1 costs under 1% more: the chase sees the L1's 16 KiB",
+}
 
 // roundTripRates pairs the probe's rates with the derived figures of the
 // preset they recover.
@@ -44,6 +54,8 @@ func (r row) String() string {
 	mark := "ok"
 	if !r.ok {
 		mark = "OFF"
+	} else if why := knownOff[r.gpu+" "+r.what]; why != "" && r.got != r.want {
+		mark = "known: " + why
 	}
 	return fmt.Sprintf("%-15s %-22s %10.1f %10.1f %+6.1f%% %s", r.gpu, r.what, r.got, r.want, 100*(r.got-r.want)/r.want, mark)
 }
@@ -82,7 +94,7 @@ func roundTrip(t *testing.T, id string) []row {
 	}
 	var rows []row
 	add := func(what string, g, w float64) {
-		rows = append(rows, row{gpu: id, what: what, got: g, want: w, ok: math.Abs(g-w) <= 0.1*w})
+		rows = append(rows, row{gpu: id, what: what, got: g, want: w, ok: math.Abs(g-w) <= 0.1*w || knownOff[id+" "+what] != ""})
 	}
 	// What the probe measured, placed (not the base's values: a level the
 	// probe did not find would fall back to the base, so check the levels).
@@ -111,6 +123,50 @@ func roundTrip(t *testing.T, id string) []row {
 			add("slc size KiB", float64(got.SLC.SizeKiB), float64(want.SLC.SizeKiB))
 		}
 	}
+	// The texture cache, from the read_imageui chase.
+	if res.Texture == nil || len(res.Texture.Levels) < 2 {
+		t.Errorf("%s: the texture chase found no level", id)
+	} else {
+		add("tex size KiB", float64(got.TextureCache.SizeKiB), float64(want.TextureCache.SizeKiB))
+		add("tex line B", float64(res.Texture.Levels[0].LineBytes), float64(want.TextureCache.LineBytes))
+		add("tex ways", float64(res.Texture.Levels[0].Ways), float64(want.TextureCache.Ways))
+	}
+	// Register occupancy: every point of the sweep against the preset's
+	// rule at the registers the simulated compiler counts for the kernel
+	// (the probe does not know them), and the register file the loaded
+	// description has.
+	if sw := res.Registers; sw == nil || len(sw.Points) == 0 {
+		t.Errorf("%s: no register sweep", id)
+	} else {
+		dev := device.Open(want)
+		match, steps, prev := 0, 0, 0
+		for _, p := range sw.Points {
+			k, err := dev.Load(probeSPV(t), fmt.Sprintf("occupy_%d", p.Values), device.LoadOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			o, err := want.Occupancy(arch.OccupancyQuery{Regs: min(k.Regs, want.MaxRegistersPerThread), WorkgroupSize: sw.WorkGroup})
+			if err != nil {
+				t.Fatalf("%s: occupancy at %d registers: %v", id, k.Regs, err)
+			}
+			if prev > 0 && float64(o.ResidentThreads) < 0.95*float64(prev) {
+				steps++
+			}
+			prev = o.ResidentThreads
+			if o.ResidentThreads == p.Resident {
+				match++
+			} else {
+				t.Errorf("%s: occupy_%d (%d registers): %d work-items resident, the preset's rule says %d", id, p.Values, k.Regs, p.Resident, o.ResidentThreads)
+			}
+		}
+		rows = append(rows, row{gpu: id, what: "occupancy points", got: float64(match), want: float64(len(sw.Points)), ok: match == len(sw.Points)})
+		rows = append(rows, row{gpu: id, what: "occupancy steps", got: float64(len(sw.Steps)), want: float64(steps), ok: len(sw.Steps) == steps})
+		add("register file KiB", float64(got.RegisterFileBytesPerCore())/1024, float64(want.RegisterFileBytesPerCore())/1024)
+		add("register granule", float64(got.RegisterGranule), float64(want.RegisterGranule))
+		add("warp slots", float64(got.MaxWarpsPerEngine), float64(want.MaxWarpsPerEngine))
+		b2i := map[bool]float64{false: 0, true: 1}
+		rows = append(rows, row{gpu: id, what: "register pow2", got: b2i[got.RegisterAllocPow2], want: b2i[want.RegisterAllocPow2], ok: got.RegisterAllocPow2 == want.RegisterAllocPow2})
+	}
 	w := float64(res.WarpWidth)
 	rows = append(rows, row{gpu: id, what: "warp width", got: w, want: float64(want.WarpSizes[len(want.WarpSizes)-1]), ok: slices.Contains(want.WarpSizes, res.WarpWidth)})
 	for _, rr := range roundTripRates {
@@ -121,6 +177,21 @@ func roundTrip(t *testing.T, id string) []row {
 		}
 	}
 	return rows
+}
+
+var spv []byte
+
+// probeSPV is the probe's prebuilt SPIR-V, for the simulated compiler's
+// register counts.
+func probeSPV(t *testing.T) []byte {
+	if spv == nil {
+		b, err := os.ReadFile("../kernels/probe.spv")
+		if err != nil {
+			t.Fatal(err)
+		}
+		spv = b
+	}
+	return spv
 }
 
 // shortPresets are the round trip in -short mode: one GPU per family.

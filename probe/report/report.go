@@ -87,7 +87,27 @@ func Text(w io.Writer, res *probe.Result) error {
 		}
 		fmt.Fprintln(w)
 	}
-	fmt.Fprintf(w, "\nnot measured: register-occupancy steps, texture cache, write bandwidth (docs/probe.md says why)\n")
+	if cs := res.Texture; cs != nil {
+		if len(cs.Levels) > 1 {
+			lv := cs.Levels[0]
+			fmt.Fprintf(w, "\ntexture cache %s, %d B lines, %d ways, %.1f clk (read_imageui chase); beyond it %.1f clk\n", size(lv.SizeBytes), lv.LineBytes, lv.Ways, lv.Latency, cs.Levels[1].Latency)
+		} else {
+			fmt.Fprintf(w, "\ntexture cache not found: the read_imageui chase shows no knee\n")
+		}
+	}
+	if sw := res.Registers; sw != nil && len(sw.Points) > 0 {
+		first, last := sw.Points[0], sw.Points[len(sw.Points)-1]
+		if len(sw.Steps) == 0 {
+			fmt.Fprintf(w, "\nregisters     no occupancy steps from %d to %d live values per work-item: %d to %d work-items resident (registers do not limit residency here)\n", first.Values, last.Values, first.Resident, last.Resident)
+		} else {
+			fmt.Fprintf(w, "\nregisters     work-items resident (work-groups of %d): %d up to %d live values", sw.WorkGroup, first.Resident, probe.BeforeFirstStep(sw))
+			for _, st := range sw.Steps {
+				fmt.Fprintf(w, ", %d from %d", st.Resident, st.Values)
+			}
+			fmt.Fprintln(w)
+		}
+	}
+	fmt.Fprintf(w, "\nnot measured: write bandwidth, atomics, instruction cache (docs/probe.md says why)\n")
 	return nil
 }
 
@@ -152,6 +172,20 @@ func Charts(res *probe.Result) []*bench.Result {
 	if lm := res.Local; lm != nil && len(lm.Strides) > 0 {
 		r := curve("probe-local", "Local memory: time against the words a warp's lanes are apart — "+gpu, "stride (32-bit words)", "", "time relative to stride 1", "", true)
 		r.Series = []bench.Series{{Name: fmt.Sprintf("%.1f B/clk at stride 1", lm.BytesPerClock), Points: pts(lm.Strides)}}
+	}
+	if cs := res.Texture; cs != nil && len(cs.Footprint) > 0 {
+		r := curve("probe-texture", "Texture-path chase (read_imageui) and the levels fitted to it — "+gpu, "footprint", "B", "latency", "cycles", true)
+		r.Series = append(r.Series, bench.Series{Name: "measured", Points: pts(cs.Footprint)})
+		r.Series = append(r.Series, bench.Series{Name: "fitted levels", Points: fitted(cs)})
+	}
+	if sw := res.Registers; sw != nil && len(sw.Points) > 0 {
+		r := curve("probe-registers", "Register occupancy: work-items resident against the values each keeps live — "+gpu, "live 32-bit values per work-item", "", "work-items resident", "", false)
+		var rp, wp []bench.Point
+		for _, p := range sw.Points {
+			rp = append(rp, bench.Point{X: float64(p.Values), Y: float64(p.Resident)})
+			wp = append(wp, bench.Point{X: float64(p.Values), Y: float64(p.KernelWorkSize)})
+		}
+		r.Series = []bench.Series{{Name: fmt.Sprintf("resident, device-wide (work-groups of %d)", sw.WorkGroup), Points: rp}, {Name: "CL_KERNEL_WORK_GROUP_SIZE", Points: wp}}
 	}
 	if len(res.Rates) > 0 {
 		r := &bench.Result{Test: "probe-rates", GPU: gpu, Title: "ALU rates per clock — " + gpu, Chart: bench.Bars, YLabel: "operations per clock", Unit: "ops/clk", ClockMHz: clk}
