@@ -324,7 +324,7 @@ func (e *Engine) Run() (*Result, error) {
 func (e *Engine) check(t float64) error {
 	for _, k := range e.kernels {
 		if k.d != nil {
-			if err := k.d.Checkpoint(k.done, t); err != nil {
+			if err := k.d.Checkpoint(k.groupsDone, t); err != nil {
 				return err
 			}
 		}
