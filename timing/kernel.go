@@ -26,6 +26,11 @@ type Kernel struct {
 	// the instruction caches.
 	codeBase  int32
 	burstCopy bool
+	// itemCopy: async copies are done by the work-items (Engine.itemCopy),
+	// an instruction of instIssue cycles per copyBurst bytes of an element.
+	itemCopy  bool
+	copyBurst int
+	instIssue float64
 
 	// share is the part of a core one resident work-group (a shader warp)
 	// takes; maxGPU caps the work-groups resident GPU-wide.
@@ -193,6 +198,11 @@ func (e *Engine) AddCompute(d *emu.Dispatch, p *isa.Program, occ arch.Occupancy)
 		ip := p.IR
 		wg := ip.LocalSize[0] * ip.LocalSize[1] * ip.LocalSize[2]
 		k.burstCopy = ip.LocalSizeFixed && wg >= g.Rogue.AsyncCopyMinWorkgroup
+		// Without the burst path the work-items copy (itemCopy), an
+		// instruction per burst of an element for each round.
+		k.itemCopy = !k.burstCopy
+		k.copyBurst = g.Rogue.BurstBytes
+		k.instIssue = float64(max(1, (d.Width+g.LanesPerEngine-1)/g.LanesPerEngine))
 	}
 	return k, e.addKernel(k, p, occ)
 }
