@@ -195,10 +195,9 @@ func (g *GPU) occupancyFor(q OccupancyQuery, w int) *occCandidate {
 
 	// Work-groups: warps per work-group, or work-groups per warp when Rogue
 	// packs small ones into a task.
-	wgsPerWarp, warpsPerWG := 1, (s+w-1)/w
+	wgsPerWarp, warpsPerWG := g.WorkgroupsPerWarp(q, w), (s+w-1)/w
 	packing := g.Rules().PacksWorkgroups && s < w
-	if packing && !(q.Barrier && !q.SizeFixedAtCompile) {
-		wgsPerWarp = w / nextPow2(s)
+	if wgsPerWarp > 1 {
 		warpsPerWG = 1
 	}
 	var wgByWarps int
@@ -301,6 +300,22 @@ func (g *GPU) occupancyFor(q OccupancyQuery, w int) *occCandidate {
 	}
 	g.finish(o, ex)
 	return c
+}
+
+// WorkgroupsPerWarp is how many work-groups of the query's size share one
+// warp of width w: 1 unless the family packs work-groups smaller than a
+// warp (FamilyRules.PacksWorkgroups), which it does unless the kernel has
+// a barrier and its size was not fixed at compile time. Each takes the
+// next power of two of its size in lanes: a Rogue task of 32 holds eight
+// work-groups of 4, four of 8 or two of 16 (seed 003 §Unified Shading
+// Cluster). The dispatch forms its warps this way (device), and the
+// occupancy rules count residency by it.
+func (g *GPU) WorkgroupsPerWarp(q OccupancyQuery, w int) int {
+	s := q.WorkgroupSize
+	if s <= 0 || s >= w || !g.Rules().PacksWorkgroups || (q.Barrier && !q.SizeFixedAtCompile) {
+		return 1
+	}
+	return max(w/nextPow2(s), 1)
 }
 
 func ratio(a, b int) float64 {

@@ -222,14 +222,20 @@ func (d *Device) Prepare(k *Kernel, nd NDRange, args []Arg, opt Options) (*Plan,
 		return nil, &LaunchError{fmt.Sprintf("kernel %s uses %d bytes of local memory per work-group; %s allows %d", k.Name, local, g.ID, lim)}
 	}
 	wgSize := nd.Local[0] * nd.Local[1] * nd.Local[2]
-	occ, err := g.Occupancy(arch.OccupancyQuery{Regs: min(k.Regs, g.MaxRegistersPerThread), LocalBytes: local, WorkgroupSize: wgSize,
-		Barrier: p.UsesBarrier, SizeFixedAtCompile: p.LocalSizeFixed})
+	q := arch.OccupancyQuery{Regs: min(k.Regs, g.MaxRegistersPerThread), LocalBytes: local, WorkgroupSize: wgSize,
+		Barrier: p.UsesBarrier, SizeFixedAtCompile: p.LocalSizeFixed}
+	occ, err := g.Occupancy(q)
 	if err != nil {
 		return nil, &LaunchError{fmt.Sprintf("kernel %s cannot run on %s: %v", k.Name, g.ID, err)}
 	}
 	ed.Width = occ.WarpWidth
 	if opt.WarpWidth > 0 {
 		ed.Width = opt.WarpWidth
+	}
+	// Work-groups share a warp where the family packs them (a Rogue task
+	// of eight work-groups of 4), as many as are resident on a core at once.
+	if n := min(g.WorkgroupsPerWarp(q, ed.Width), occ.WorkgroupsPerCore); n > 1 {
+		ed.Pack = n
 	}
 	plan := &Plan{dispatch: ed, Kernel: k, Occupancy: occ, dev: d}
 	if len(p.ConstData) > 0 {

@@ -42,6 +42,9 @@ func (d *Device) Estimate(k *Kernel, nd NDRange, args []Arg, opt Options) (*Esti
 	e := &Estimate{WorkGroups: uint64(ed.NumGroups()), Budget: ed.Budget()}
 	e.WorkItems = e.WorkGroups * uint64(ed.WorkGroupSize())
 	e.Warps = e.WorkGroups * uint64(ed.WarpsPerGroup())
+	if ed.Packed() > 1 {
+		e.Warps = uint64(ed.Tasks()) // work-groups sharing warps
+	}
 	path := shortestPath(k.program())
 	if path > 0 && e.Warps > math.MaxUint64/path {
 		e.MinWarpInsts = math.MaxUint64

@@ -69,12 +69,21 @@ type Dispatch struct {
 	// WarpDone, when set, sees every warp when it finishes, before its
 	// registers and frames are reused (graphics stage outputs).
 	WarpDone func(w *Warp)
+	// Pack is how many work-groups share one warp (0 or 1: none do). A
+	// packed warp gives each of its work-groups Width/Pack lanes: work-group
+	// j of the warp holds lanes j×Width/Pack on, with its own ids and its own
+	// local memory, as a Rogue task holds eight work-groups of 4 (seed 003
+	// §Unified Shading Cluster). The caller decides from the GPU's rules
+	// (arch.GPU.WorkgroupsPerWarp); the work-group must fit its lanes.
+	Pack int
 
 	Stats Stats
 
 	groups     [3]int
 	wgSize     int
 	localBytes int
+	pack       int // work-groups per warp (1: no packing)
+	localSpan  int // bytes between packed work-groups' local memories
 	uniforms   []ir.Const
 	fullMask   Mask
 	allList    []int32
@@ -154,6 +163,14 @@ func (d *Dispatch) Init() error {
 			return fmt.Errorf("image %d: %w", i, err)
 		}
 	}
+	d.pack, d.localSpan = 1, d.localBytes
+	if d.Pack > 1 {
+		if d.Width%d.Pack != 0 || d.wgSize > d.Width/d.Pack {
+			return fmt.Errorf("cannot pack %d work-groups of %d work-items into a warp of %d lanes", d.Pack, d.wgSize, d.Width)
+		}
+		d.pack = d.Pack
+		d.localSpan = (d.localBytes + 15) &^ 15
+	}
 	d.fullMask = firstLanes(d.Width)
 	d.allList = make([]int32, d.Width)
 	for i := range d.allList {
@@ -179,16 +196,30 @@ func (d *Dispatch) WorkGroupSize() int { return d.wgSize }
 // WarpsPerGroup is the number of warps a work-group needs.
 func (d *Dispatch) WarpsPerGroup() int { return (d.wgSize + d.Width - 1) / d.Width }
 
+// Tasks is the number of units the dispatch is placed in: its
+// work-groups, or with packing (Pack) its packed warps, each holding Pack
+// consecutive work-groups (the last maybe fewer).
+func (d *Dispatch) Tasks() int { return (d.NumGroups() + d.pack - 1) / d.pack }
+
+// Packed is how many work-groups share a warp (1: none).
+func (d *Dispatch) Packed() int { return d.pack }
+
 // LocalBytes is the local memory a work-group uses.
 func (d *Dispatch) LocalBytes() int { return d.localBytes }
 
-// WorkGroup is a work-group's warps and local memory.
+// WorkGroup is a work-group's warps and local memory: the unit the
+// engine places on a core. With packing (Dispatch.Pack) it is one warp
+// holding Groups consecutive work-groups, from work-group Index (ID) on,
+// each with its own window of Local.
 type WorkGroup struct {
 	ID    [3]int
 	Index int
 	Local []byte
 	Warps []*Warp
-	size  int // work-items it holds
+	// Groups is how many work-groups it holds (1 unless packed).
+	Groups int
+	size   int      // work-items per work-group it holds
+	ids    [][3]int // with packing: each work-group's id
 	// copies counts, per async copy instruction, the times the work-group
 	// has performed it (see asyncCopy).
 	copies map[*ir.ExtCall]int
@@ -201,9 +232,8 @@ func (d *Dispatch) NewWorkGroup(i int) *WorkGroup { return d.NewPartialWorkGroup
 // work-items (1 to the work-group size): a graphics batch that does not
 // fill its warp (the remaining lanes do not exist, as in hardware).
 func (d *Dispatch) NewPartialWorkGroup(i, n int) *WorkGroup {
-	g := d.groups
 	n = min(max(n, 1), d.wgSize)
-	wg := &WorkGroup{ID: [3]int{i % g[0], i / g[0] % g[1], i / (g[0] * g[1])}, Index: i, Local: make([]byte, d.localBytes), size: n}
+	wg := &WorkGroup{ID: d.groupID(i), Index: i, Local: make([]byte, d.localBytes), Groups: 1, size: n}
 	for k := 0; k < (n+d.Width-1)/d.Width; k++ {
 		w := d.newWarp()
 		w.reset(wg, k)
@@ -211,6 +241,31 @@ func (d *Dispatch) NewPartialWorkGroup(i, n int) *WorkGroup {
 	}
 	d.Stats.WorkGroups++
 	d.Stats.Warps += uint64(len(wg.Warps))
+	return wg
+}
+
+func (d *Dispatch) groupID(i int) [3]int {
+	g := d.groups
+	return [3]int{i % g[0], i / g[0] % g[1], i / (g[0] * g[1])}
+}
+
+// NewTask creates unit i of the dispatch (0 to Tasks()-1): work-group i,
+// or with packing the warp holding work-groups i×Pack on.
+func (d *Dispatch) NewTask(i int) *WorkGroup {
+	if d.pack <= 1 {
+		return d.NewWorkGroup(i)
+	}
+	first := i * d.pack
+	n := min(d.pack, d.NumGroups()-first)
+	wg := &WorkGroup{ID: d.groupID(first), Index: first, Local: make([]byte, n*d.localSpan), Groups: n, size: d.wgSize}
+	for j := 0; j < n; j++ {
+		wg.ids = append(wg.ids, d.groupID(first+j))
+	}
+	w := d.newWarp()
+	w.reset(wg, 0)
+	wg.Warps = append(wg.Warps, w)
+	d.Stats.WorkGroups += uint64(n)
+	d.Stats.Warps++
 	return wg
 }
 
@@ -260,6 +315,18 @@ func (w *Warp) reset(wg *WorkGroup, index int) {
 	w.firstLocal = index * w.width
 	n := min(w.width, wg.size-w.firstLocal)
 	w.start = firstLanes(n)
+	w.seg = 0
+	if wg.ids != nil {
+		// Packed: work-group j's work-items in lanes j×seg on.
+		w.seg = w.width / d.pack
+		w.start = Mask{}
+		for j := range wg.ids {
+			for l := 0; l < wg.size; l++ {
+				w.start.Set(j*w.seg + l)
+			}
+		}
+		n = w.width
+	}
 	w.alive = w.start
 	w.Killed = Mask{}
 	clear(w.copiesSeen)
@@ -287,6 +354,9 @@ func (w *Warp) reset(wg *WorkGroup, index int) {
 	}
 	if d.InitLane != nil {
 		for l := 0; l < n; l++ {
+			if !w.start.Has(l) {
+				continue
+			}
 			d.InitLane(w, l, w.priv[l*w.frame:(l+1)*w.frame])
 		}
 	}
@@ -297,13 +367,21 @@ func (w *Warp) reset(wg *WorkGroup, index int) {
 
 // fillBuiltins writes every builtin's per-lane values: local ids are
 // counted up lane by lane (no divisions), each builtin filled in one loop.
+// In a packed warp the count restarts at each work-group's first lane.
 func (w *Warp) fillBuiltins() {
 	d := w.d
 	ls := d.Local
 	var lid [MaxWidth][3]int
+	var li [MaxWidth]int      // local linear index
+	var base [MaxWidth][3]int // per work-group of the warp: its first global id
 	x, y, z := w.firstLocal%ls[0], w.firstLocal/ls[0]%ls[1], w.firstLocal/(ls[0]*ls[1])
+	i := w.firstLocal
 	for l := 0; l < w.width; l++ {
-		lid[l] = [3]int{x, y, z}
+		if w.seg > 0 && l%w.seg == 0 {
+			x, y, z, i = 0, 0, 0, 0
+		}
+		lid[l], li[l] = [3]int{x, y, z}, i
+		i++
 		if x++; x == ls[0] {
 			x = 0
 			if y++; y == ls[1] {
@@ -311,9 +389,18 @@ func (w *Warp) fillBuiltins() {
 			}
 		}
 	}
-	var base [3]int
-	for k := 0; k < 3; k++ {
-		base[k] = w.wg.ID[k]*ls[k] + d.Offset[k]
+	ngroups, seg := 1, w.width
+	if w.seg > 0 {
+		ngroups, seg = len(w.wg.ids), w.seg
+	}
+	for j := 0; j < ngroups; j++ {
+		id := w.wg.ID
+		if w.seg > 0 {
+			id = w.wg.ids[j]
+		}
+		for k := 0; k < 3; k++ {
+			base[j][k] = id[k]*ls[k] + d.Offset[k]
+		}
 	}
 	for _, b := range w.prog.Builtins {
 		mask := maskFor(b.Bits)
@@ -323,7 +410,7 @@ func (w *Warp) fillBuiltins() {
 			switch b.Builtin {
 			case spirv.BuiltInGlobalInvocationId:
 				for l := range s {
-					s[l] = uint64(base[c3]+lid[l][c3]) & mask
+					s[l] = uint64(base[min(l/seg, ngroups-1)][c3]+lid[l][c3]) & mask
 				}
 			case spirv.BuiltInLocalInvocationId:
 				for l := range s {
@@ -331,11 +418,11 @@ func (w *Warp) fillBuiltins() {
 				}
 			case spirv.BuiltInLocalInvocationIndex:
 				for l := range s {
-					s[l] = uint64(w.firstLocal+l) & mask
+					s[l] = uint64(li[l]) & mask
 				}
 			case spirv.BuiltInSubgroupLocalInvocationId:
 				for l := range s {
-					s[l] = uint64(l) & mask
+					s[l] = uint64(l%seg) & mask
 				}
 			default:
 				// Uniform or rare builtins: one value per lane the slow way.
@@ -381,7 +468,7 @@ func (w *Warp) builtin(b spirv.BuiltIn, l, c int) uint64 {
 	case spirv.BuiltInLocalInvocationId:
 		return uint64(w.localID(l)[c3])
 	case spirv.BuiltInWorkgroupId:
-		return uint64(w.wg.ID[c3])
+		return uint64(w.groupID(l)[c3])
 	case spirv.BuiltInNumWorkgroups:
 		return uint64(d.groups[c3])
 	case spirv.BuiltInWorkgroupSize, spirv.BuiltInEnqueuedWorkgroupSize:
@@ -393,7 +480,7 @@ func (w *Warp) builtin(b spirv.BuiltIn, l, c int) uint64 {
 	case spirv.BuiltInWorkDim:
 		return uint64(d.Dims)
 	case spirv.BuiltInLocalInvocationIndex:
-		return uint64(w.firstLocal + l)
+		return uint64(w.localIndex(l))
 	case spirv.BuiltInGlobalLinearId:
 		g := w.globalID(l)
 		for k := range g {
@@ -401,12 +488,19 @@ func (w *Warp) builtin(b spirv.BuiltIn, l, c int) uint64 {
 		}
 		return uint64(g[0] + d.Global[0]*(g[1]+d.Global[1]*g[2]))
 	case spirv.BuiltInSubgroupSize, spirv.BuiltInSubgroupMaxSize:
+		if w.seg > 0 {
+			// A packed work-group is one sub-group of its own.
+			return uint64(d.wgSize)
+		}
 		return uint64(w.width)
 	case spirv.BuiltInNumSubgroups, spirv.BuiltInNumEnqueuedSubgroups:
 		return uint64(d.WarpsPerGroup())
 	case spirv.BuiltInSubgroupId:
 		return uint64(w.index)
 	case spirv.BuiltInSubgroupLocalInvocationId:
+		if w.seg > 0 {
+			return uint64(l % w.seg)
+		}
 		return uint64(l)
 	}
 	return 0
@@ -436,7 +530,11 @@ func (wg *WorkGroup) Sync() (done bool, err error) {
 	if waiting+finished < len(wg.Warps) || waiting == 0 {
 		return false, nil
 	}
+	// A packed warp's work-groups were checked at the barrier (terminate).
 	for _, w := range wg.Warps {
+		if w.seg > 0 {
+			break
+		}
 		if gone := w.start.AndNot(w.alive); !gone.Empty() {
 			l := 0
 			for !gone.Has(l) {
@@ -457,13 +555,13 @@ func (wg *WorkGroup) Sync() (done bool, err error) {
 // window of them interleaved, each warp run for a slice of blocks at a time.
 func (d *Dispatch) Run() error {
 	const slice = 256
-	n := d.NumGroups()
+	n := d.Tasks()
 	window := max(d.Window, 1)
 	var active []*WorkGroup
-	next := 0
+	next, groupsDone := 0, 0
 	for next < n || len(active) > 0 {
 		for len(active) < window && next < n {
-			active = append(active, d.NewWorkGroup(next))
+			active = append(active, d.NewTask(next))
 			next++
 		}
 		keep := active[:0]
@@ -478,13 +576,14 @@ func (d *Dispatch) Run() error {
 				return err
 			}
 			if done {
+				groupsDone += wg.Groups
 				d.Release(wg)
 			} else {
 				keep = append(keep, wg)
 			}
 		}
 		active = keep
-		if err := d.Checkpoint(next-len(active), 0); err != nil {
+		if err := d.Checkpoint(groupsDone, 0); err != nil {
 			return err
 		}
 	}

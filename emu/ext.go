@@ -954,49 +954,82 @@ func satConvert(c *ir.ExtCall) (extFn, error) {
 // copies the elements; the others, passing the same arguments, only take
 // the event. Copying again would undo what work-items that already waited
 // on the event wrote to the destination. For timing, the work-group's first
-// warp records one bulk transfer.
+// warp records one bulk transfer. A packed warp holds each of its
+// work-groups whole, so it copies for every work-group with lanes here,
+// with that work-group's arguments, and records one transfer for each.
 func asyncCopy(c *ir.ExtCall) (extFn, error) {
 	return func(w *Warp, c *ir.ExtCall) {
 		if len(w.lanes) == 0 {
 			return
 		}
-		l := int(w.lanes[0])
-		dst, src := w.argBits(c, 0, 0, l), w.argBits(c, 1, 0, l)
-		n := w.argBits(c, 2, 0, l)
-		stride := w.argBits(c, 3, 0, l)
-		es := uint64(c.Imm)
-		dstStride, srcStride := es, es
-		if c.Spaces[0] == ir.SpaceLocal {
-			srcStride = es * stride // global -> local: strided source
-		} else {
-			dstStride = es * stride
-		}
-		if w.copiesSeen == nil {
-			w.copiesSeen = map[*ir.ExtCall]int{}
-		}
-		if w.wg.copies == nil {
-			w.wg.copies = map[*ir.ExtCall]int{}
-		}
-		w.copiesSeen[c]++
-		if k := w.copiesSeen[c]; k > w.wg.copies[c] {
-			w.wg.copies[c] = k
-			for i := uint64(0); i < n; i++ {
-				s := w.mem(nil, c.Spaces[1], l, src+i*srcStride, int(es), false)
-				d := w.mem(nil, c.Spaces[0], l, dst+i*dstStride, int(es), true)
-				if s == nil || d == nil {
-					return
+		if w.seg > 0 {
+			done := -1
+			for _, l := range w.lanes {
+				if j := w.member(int(l)); j != done {
+					done = j
+					if !w.copyFor(c, int(l), true) {
+						return
+					}
 				}
-				copy(d, s)
 			}
-		}
-		if w.Trace != nil && w.index == 0 && n > 0 && n <= 1<<20 {
-			w.Trace.recordBulk(w.extPC, c.Spaces[1], AccessLoad, int(es), src, srcStride, int(n))
-			w.Trace.recordBulk(w.extPC, c.Spaces[0], AccessStore, int(es), dst, dstStride, int(n))
+		} else {
+			if w.copiesSeen == nil {
+				w.copiesSeen = map[*ir.ExtCall]int{}
+			}
+			if w.wg.copies == nil {
+				w.wg.copies = map[*ir.ExtCall]int{}
+			}
+			w.copiesSeen[c]++
+			k := w.copiesSeen[c]
+			first := k > w.wg.copies[c]
+			if first {
+				w.wg.copies[c] = k
+			}
+			if !w.copyFor(c, int(w.lanes[0]), first) {
+				return
+			}
 		}
 		for _, ln := range w.lanes {
 			w.regs[int(c.Dst)*w.width+int(ln)] = 0
 		}
 	}, nil
+}
+
+// copyFor performs lane l's work-group's copy when perform is set and, for
+// the work-group's first warp, records it; it reports false on a fault.
+func (w *Warp) copyFor(c *ir.ExtCall, l int, perform bool) bool {
+	dst, src := w.argBits(c, 0, 0, l), w.argBits(c, 1, 0, l)
+	n := w.argBits(c, 2, 0, l)
+	stride := w.argBits(c, 3, 0, l)
+	es := uint64(c.Imm)
+	dstStride, srcStride := es, es
+	if c.Spaces[0] == ir.SpaceLocal {
+		srcStride = es * stride // global -> local: strided source
+	} else {
+		dstStride = es * stride
+	}
+	if perform {
+		for i := uint64(0); i < n; i++ {
+			s := w.mem(nil, c.Spaces[1], l, src+i*srcStride, int(es), false)
+			d := w.mem(nil, c.Spaces[0], l, dst+i*dstStride, int(es), true)
+			if s == nil || d == nil {
+				return false
+			}
+			copy(d, s)
+		}
+	}
+	if w.Trace != nil && w.index == 0 && n > 0 && n <= 1<<20 {
+		// Local addresses in the work-group's window (Trace.record).
+		win := func(sp ir.Space, a uint64) uint64 {
+			if sp == ir.SpaceLocal && w.seg > 0 {
+				return a + uint64(w.member(l)*w.d.localSpan)
+			}
+			return a
+		}
+		w.Trace.recordBulk(w.extPC, c.Spaces[1], AccessLoad, int(es), win(c.Spaces[1], src), srcStride, int(n))
+		w.Trace.recordBulk(w.extPC, c.Spaces[0], AccessStore, int(es), win(c.Spaces[0], dst), dstStride, int(n))
+	}
+	return true
 }
 
 // arrayLength gives a runtime array's length from its buffer's size.

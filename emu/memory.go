@@ -136,7 +136,7 @@ func (w *Warp) fault(in *ir.Inst, l int, space ir.Space, addr uint64, size int, 
 	if w.err != nil {
 		return
 	}
-	f := &Fault{Kernel: w.prog.Entry, WorkItem: w.globalID(l), Group: w.wg.ID, Local: w.localID(l),
+	f := &Fault{Kernel: w.prog.Entry, WorkItem: w.globalID(l), Group: w.groupID(l), Local: w.localID(l),
 		Addr: addr, Size: size, Space: space, Write: write, Reason: reason}
 	if in != nil {
 		f.Site = w.prog.Sites[in.Site]
@@ -145,7 +145,7 @@ func (w *Warp) fault(in *ir.Inst, l int, space ir.Space, addr uint64, size int, 
 	case ir.SpaceGlobal:
 		f.Where = "(" + w.d.Mem.describe(addr) + ")"
 	case ir.SpaceLocal:
-		f.Where = fmt.Sprintf("(local memory is %d bytes)", len(w.wg.Local))
+		f.Where = fmt.Sprintf("(local memory is %d bytes)", len(w.local(l)))
 	case ir.SpacePrivate:
 		f.Where = fmt.Sprintf("(the private frame is %d bytes)", w.frame)
 	}
@@ -194,7 +194,7 @@ func (w *Warp) mem(in *ir.Inst, space ir.Space, l int, addr uint64, n int, write
 	case ir.SpaceGlobal:
 		return w.global(in, l, addr, n, write)
 	case ir.SpaceLocal:
-		loc := w.wg.Local
+		loc := w.local(l)
 		if addr > uint64(len(loc)) || uint64(len(loc))-addr < uint64(n) {
 			w.fault(in, l, space, addr, n, write, "")
 			return nil

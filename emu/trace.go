@@ -36,17 +36,26 @@ type Access struct {
 
 // Trace is what one Step of a warp did, for the timing model: the block,
 // the active lanes and every memory access.
+//
+// In a packed warp (Dispatch.Pack) each work-group's local memory is a
+// window of the warp's: lane l's local addresses are recorded in its
+// work-group's window, l/seg × span bytes on, as the hardware lays the
+// work-groups of a task out side by side.
 type Trace struct {
 	Block    int32
 	Active   Mask
 	Accesses []Access
 	Addrs    []uint64
+
+	seg  int    // packed warp: lanes per work-group (0: not packed)
+	span uint64 // packed warp: bytes between work-groups' local memories
 }
 
 func (t *Trace) begin(block int32, m Mask) {
 	t.Block, t.Active = block, m
 	t.Accesses = t.Accesses[:0]
 	t.Addrs = t.Addrs[:0]
+	t.seg, t.span = 0, 0
 }
 
 func (t *Trace) record(pc int32, space ir.Space, kind AccessKind, bytes int, addr []uint64, off uint64, lanes []int32) {
@@ -55,6 +64,11 @@ func (t *Trace) record(pc int32, space ir.Space, kind AccessKind, bytes int, add
 	dst := t.Addrs[start:]
 	for i, l := range lanes {
 		dst[i] = addr[l] + off
+	}
+	if t.seg > 0 && space == ir.SpaceLocal {
+		for i, l := range lanes {
+			dst[i] += uint64(int(l)/t.seg) * t.span
+		}
 	}
 	t.Accesses = append(t.Accesses, Access{PC: pc, Space: space, Kind: kind, Bytes: bytes, Start: start, N: len(lanes)})
 }

@@ -89,6 +89,7 @@ type Warp struct {
 	wg         *WorkGroup
 	index      int // warp index within the work-group
 	firstLocal int // local linear id of lane 0
+	seg        int // packed warp: lanes per work-group (0: one work-group)
 
 	// Killed lanes (fragment discard).
 	Killed Mask
@@ -135,7 +136,10 @@ func (w *Warp) GlobalID(l int) [3]int { return w.globalID(l) }
 func (w *Warp) LocalID(l int) [3]int  { return w.localID(l) }
 
 // LocalIndex is lane l's linear index in its work-group.
-func (w *Warp) LocalIndex(l int) int { return w.firstLocal + l }
+func (w *Warp) LocalIndex(l int) int { return w.localIndex(l) }
+
+// GroupID is the id of lane l's work-group.
+func (w *Warp) GroupID(l int) [3]int { return w.groupID(l) }
 
 // Private returns lane l's frame.
 func (w *Warp) Private(lane int) []byte { return w.priv[lane*w.frame : (lane+1)*w.frame] }
@@ -223,6 +227,9 @@ func (w *Warp) Step() (st Status) {
 	b := &w.prog.Blocks[top.block]
 	if w.Trace != nil {
 		w.Trace.begin(top.block, m)
+		if w.seg > 0 {
+			w.Trace.seg, w.Trace.span = w.seg, uint64(w.d.localSpan)
+		}
 	}
 	code := w.code[b.Start:b.End]
 	for i := range code {
@@ -297,6 +304,13 @@ func (w *Warp) terminate(top *entry, b *ir.Block, m Mask) Status {
 		w.fail(fmt.Errorf("reached OpUnreachable"), &w.prog.Sites[b.Term.Site])
 		return Faulted
 	case ir.TermBarrier:
+		if w.seg > 0 {
+			if !w.packedBarrier(b, m) {
+				return Faulted
+			}
+			w.take(top, &b.Succs[0], m)
+			return AtBarrier
+		}
 		if m != w.alive {
 			l := 0
 			for missing := w.alive.AndNot(m); !missing.Has(l); l++ {
@@ -445,19 +459,89 @@ func (e *KernelError) Error() string {
 
 func (e *KernelError) Unwrap() error { return e.Err }
 
+// packedBarrier checks a barrier in a packed warp: every work-group with
+// lanes in m must have all its work-items there (its other lanes neither
+// on another path nor finished). A work-group whose lanes are all
+// elsewhere is not at this barrier; the warp's lockstep orders its
+// work-groups' accesses, so the barrier waits for nothing else.
+func (w *Warp) packedBarrier(b *ir.Block, m Mask) bool {
+	for j := range w.wg.ids {
+		var seg Mask
+		for l := j * w.seg; l < j*w.seg+w.wg.size; l++ {
+			seg.Set(l)
+		}
+		at := m.And(seg)
+		if at.Empty() {
+			continue
+		}
+		why := ""
+		missing := w.alive.And(seg).AndNot(at)
+		if missing.Empty() {
+			missing, why = seg.AndNot(w.alive), "finished without reaching it"
+		} else {
+			why = "is on another path (divergent control flow around a barrier)"
+		}
+		if missing.Empty() {
+			continue
+		}
+		l := 0
+		for !missing.Has(l) {
+			l++
+		}
+		g := w.globalID(l)
+		w.fail(fmt.Errorf("barrier reached by only some work-items: work-item (%d,%d,%d) %s", g[0], g[1], g[2], why), &w.prog.Sites[b.Term.Site])
+		return false
+	}
+	return true
+}
+
+// member is the work-group of a packed warp lane l belongs to.
+func (w *Warp) member(l int) int {
+	if w.seg == 0 {
+		return 0
+	}
+	return l / w.seg
+}
+
+// localIndex gives lane l's linear index in its work-group.
+func (w *Warp) localIndex(l int) int {
+	if w.seg > 0 {
+		return l % w.seg
+	}
+	return w.firstLocal + l
+}
+
+// groupID gives the id of lane l's work-group.
+func (w *Warp) groupID(l int) [3]int {
+	if w.seg > 0 {
+		return w.wg.ids[min(l/w.seg, len(w.wg.ids)-1)]
+	}
+	return w.wg.ID
+}
+
+// local is lane l's work-group's local memory.
+func (w *Warp) local(l int) []byte {
+	if w.seg > 0 {
+		o := w.member(l) * w.d.localSpan
+		return w.wg.Local[o : o+w.d.localBytes]
+	}
+	return w.wg.Local
+}
+
 // localID gives lane l's local id.
 func (w *Warp) localID(l int) [3]int {
 	ls := w.d.Local
-	i := w.firstLocal + l
+	i := w.localIndex(l)
 	return [3]int{i % ls[0], i / ls[0] % ls[1], i / (ls[0] * ls[1])}
 }
 
 // globalID gives lane l's global id.
 func (w *Warp) globalID(l int) [3]int {
 	lid := w.localID(l)
+	id := w.groupID(l)
 	var g [3]int
 	for k := 0; k < 3; k++ {
-		g[k] = w.wg.ID[k]*w.d.Local[k] + lid[k] + w.d.Offset[k]
+		g[k] = id[k]*w.d.Local[k] + lid[k] + w.d.Offset[k]
 	}
 	return g
 }

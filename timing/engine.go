@@ -81,6 +81,7 @@ type warpState struct {
 	pos         int         // index in eng.warps
 	waiting     bool        // at a barrier
 	fetched     bool        // the next group's code has been fetched
+	copying     bool        // an itemCopy holds the warp until its stores are done
 	finished    bool
 }
 
@@ -192,6 +193,10 @@ type Engine struct {
 	samp    *sampler  // nil unless EnableTimeline (timeline.go)
 	trc     *trace.Trace
 	tr      *tracer // nil unless EnableTrace (tracer.go)
+
+	// Scratch of itemCopy.
+	copyLoads, copyStores []emu.Access
+	copyAddrs             []uint64
 }
 
 // New prepares a timed run of one compute dispatch.
@@ -324,7 +329,7 @@ func (e *Engine) Run() (*Result, error) {
 func (e *Engine) check(t float64) error {
 	for _, k := range e.kernels {
 		if k.d != nil {
-			if err := k.d.Checkpoint(k.done, t); err != nil {
+			if err := k.d.Checkpoint(k.groupsDone, t); err != nil {
 				return err
 			}
 		}
@@ -570,7 +575,10 @@ func (e *Engine) issue(en *engine, w *warpState, t float64) {
 	en.issueCycles += gp.issue
 	en.ops += uint64(g.Ops)
 	en.busyUntil = max(en.busyUntil, en.issueFree)
-	w.readyAt, w.why = en.issueFree, StallNone
+	if !w.copying {
+		w.readyAt, w.why = en.issueFree, StallNone
+	}
+	w.copying = false
 	w.next++
 	if w.next == len(w.plans) {
 		e.blockDone(w, en.issueFree)
@@ -595,6 +603,10 @@ func (e *Engine) memOp(w *warpState, pc int32, t float64) {
 	tr := &w.trace
 	for w.acc < len(tr.Accesses) && tr.Accesses[w.acc].PC != pc {
 		w.acc++
+	}
+	if w.k.itemCopy && w.acc < len(tr.Accesses) && tr.Accesses[w.acc].Bulk {
+		e.itemCopy(w, pc, t)
+		return
 	}
 	done := t
 	cause := StallMemory
@@ -664,6 +676,97 @@ func (e *Engine) memOp(w *warpState, pc int32, t float64) {
 			w.slots[s] = slotReady{done, cause}
 		}
 	}
+}
+
+// itemCopy times an async_work_group_copy that has no burst path (Rogue
+// without a compile-time work-group size of async_copy_min_workgroup or
+// more, seed 003 §System Memory Access): the work-items copy the elements
+// themselves, as a library's portable async_work_group_copy does (work-item
+// i copies elements i, i + size, ...). Round after round each of the warp's
+// work-items loads one element from global memory into its registers (an
+// instruction a round, its lanes' addresses resolved as any load's), and
+// once the data is there stores it into local memory (another instruction
+// a round, through the common store's bank rules). The warp waits for the
+// last store (wait_group_events). The bulk transfers the executor recorded
+// at pc (a load and a store for each work-group with lanes in the warp)
+// give the elements; a work-group larger than the warp has its copy
+// charged to its first warp, which recorded it.
+func (e *Engine) itemCopy(w *warpState, pc int32, t float64) {
+	tr := &w.trace
+	k := w.k
+	e.copyLoads, e.copyStores = e.copyLoads[:0], e.copyStores[:0]
+	for ; w.acc < len(tr.Accesses) && tr.Accesses[w.acc].PC == pc; w.acc++ {
+		if a := tr.Accesses[w.acc]; a.Kind == emu.AccessLoad {
+			e.copyLoads = append(e.copyLoads, a)
+		} else {
+			e.copyStores = append(e.copyStores, a)
+		}
+	}
+	if len(e.copyLoads) == 0 || len(e.copyLoads) != len(e.copyStores) {
+		return
+	}
+	chunk := max(min(k.d.WorkGroupSize(), k.d.Width), 1)
+	rounds := 0
+	for _, a := range e.copyLoads {
+		rounds = max(rounds, (a.N+chunk-1)/chunk)
+	}
+	// One instruction per burst of each work-item's element.
+	bursts := 1
+	if b := k.copyBurst; b > 0 && e.copyLoads[0].Bytes > b {
+		bursts = (e.copyLoads[0].Bytes + b - 1) / b
+	}
+	inst := k.instIssue * float64(bursts)
+	en := w.eng
+	// The copy's own group issued the first round's load.
+	extra := float64(rounds-1) * inst
+	en.issueFree += extra
+	en.issueCycles += extra
+	en.busyUntil = max(en.busyUntil, en.issueFree)
+	round := func(r int, acc []emu.Access, kind mem.Kind, at float64) float64 {
+		lo := r * chunk
+		e.copyAddrs = e.copyAddrs[:0]
+		for _, a := range acc {
+			if hi := min(lo+chunk, a.N); lo < hi {
+				e.copyAddrs = append(e.copyAddrs, tr.Addrs[a.Start+lo:a.Start+hi]...)
+			}
+		}
+		if len(e.copyAddrs) == 0 {
+			return at
+		}
+		q := &e.req
+		*q = mem.Request{Core: w.wg.core.id, Space: acc[0].Space, Kind: kind, Addrs: e.copyAddrs,
+			Bytes: acc[0].Bytes, Lanes: len(e.copyAddrs), Group: w.wg.slot, Stream: mem.StreamData}
+		res := e.mem.Access(at, q)
+		if e.tr != nil {
+			e.tr.request(at, res.Done)
+		}
+		return res.Done
+	}
+	loaded := t
+	for r := 0; r < rounds; r++ {
+		loaded = max(loaded, round(r, e.copyLoads, mem.Load, t+float64(r)*inst))
+	}
+	stores := append([]emu.Access(nil), e.copyStores...)
+	w.readyAt, w.why, w.copying = math.Inf(1), StallMemory, true
+	e.At(loaded, func(now float64) {
+		// The stores issue once the data is in the registers.
+		start := max(now, en.issueFree)
+		n := float64(rounds) * inst
+		en.issueFree = start + n
+		en.issueCycles += n
+		en.busyUntil = max(en.busyUntil, en.issueFree)
+		done := en.issueFree
+		for r := 0; r < rounds; r++ {
+			done = max(done, round(r, stores, mem.Store, start+float64(r)*inst))
+		}
+		w.outstanding = max(w.outstanding, done)
+		if w.finished {
+			return
+		}
+		w.readyAt, w.why = done, StallMemory
+		e.prepare(w)
+		e.wake(en, done)
+	})
 }
 
 // arrive records a warp at its work-group's barrier; the last to arrive

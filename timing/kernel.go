@@ -26,6 +26,11 @@ type Kernel struct {
 	// the instruction caches.
 	codeBase  int32
 	burstCopy bool
+	// itemCopy: async copies are done by the work-items (Engine.itemCopy),
+	// an instruction of instIssue cycles per copyBurst bytes of an element.
+	itemCopy  bool
+	copyBurst int
+	instIssue float64
 
 	// share is the part of a core one resident work-group (a shader warp)
 	// takes; maxGPU caps the work-groups resident GPU-wide.
@@ -36,7 +41,8 @@ type Kernel struct {
 
 	// A compute dispatch.
 	d           *emu.Dispatch
-	next, total int
+	next, total int      // units (work-groups, or packed warps: d.Tasks)
+	groupsDone  int      // work-groups finished
 	freeSlot    [][]bool // per core: the dispatch's work-group slots (local memory windows)
 
 	// A shader.
@@ -166,10 +172,13 @@ func (e *Engine) addKernel(k *Kernel, p *isa.Program, occ arch.Occupancy) error 
 // AddCompute adds a compute dispatch (initialised, not yet run) of program
 // p with the residency occ the GPU's rules allow it.
 func (e *Engine) AddCompute(d *emu.Dispatch, p *isa.Program, occ arch.Occupancy) (*Kernel, error) {
-	k := &Kernel{Name: p.IR.Entry, d: d, total: d.NumGroups()}
-	perCore := max(occ.WorkgroupsPerCore, 1)
+	// The unit placed on a core is a work-group, or a warp of Packed()
+	// work-groups (a Rogue task holding several small ones).
+	k := &Kernel{Name: p.IR.Entry, d: d, total: d.Tasks()}
+	pack := d.Packed()
+	perCore := max(occ.WorkgroupsPerCore/pack, 1)
 	k.share = 1 / float64(perCore)
-	k.maxGPU = occ.ResidentWorkgroups
+	k.maxGPU = occ.ResidentWorkgroups / pack
 	if k.maxGPU <= 0 {
 		k.maxGPU = perCore * e.g.Cores
 	}
@@ -189,6 +198,11 @@ func (e *Engine) AddCompute(d *emu.Dispatch, p *isa.Program, occ arch.Occupancy)
 		ip := p.IR
 		wg := ip.LocalSize[0] * ip.LocalSize[1] * ip.LocalSize[2]
 		k.burstCopy = ip.LocalSizeFixed && wg >= g.Rogue.AsyncCopyMinWorkgroup
+		// Without the burst path the work-items copy (itemCopy), an
+		// instruction per burst of an element for each round.
+		k.itemCopy = !k.burstCopy
+		k.copyBurst = g.Rogue.BurstBytes
+		k.instIssue = float64(max(1, (d.Width+g.LanesPerEngine-1)/g.LanesPerEngine))
 	}
 	return k, e.addKernel(k, p, occ)
 }
@@ -277,7 +291,7 @@ func (e *Engine) launchCompute(k *Kernel, c *core, t float64) {
 		}
 	}
 	free[slot] = false
-	wg := k.d.NewWorkGroup(k.next)
+	wg := k.d.NewTask(k.next)
 	k.next++
 	ws := &wgState{wg: wg, k: k, core: c, slot: slot}
 	e.place(ws, c, t, len(wg.Warps), func(i int, st *warpState) { st.w = wg.Warps[i] })
@@ -368,6 +382,9 @@ func (e *Engine) retire(wg *wgState, end float64) {
 		c.load = 0
 	}
 	k.done++
+	if wg.wg != nil {
+		k.groupsDone += wg.wg.Groups
+	}
 	k.End = max(k.End, end)
 	for _, x := range wg.warps {
 		e.pool = append(e.pool, x)

@@ -134,9 +134,10 @@ func (e *Engine) result(cycles float64) *Result {
 		}
 		warpInsts += float64(wi)
 		threadInsts += float64(ti)
-		wgs += float64(k.done)
 		if k.d != nil {
-			wgs += float64(k.total - k.done) // a stopped run counts its dispatch's size
+			wgs += float64(k.d.NumGroups()) // a stopped run counts its dispatch's size too
+		} else {
+			wgs += float64(k.done)
 		}
 	}
 	width := float64(k0.prog.WarpWidth)
