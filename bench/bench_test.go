@@ -204,12 +204,11 @@ func TestLookupAndPlan(t *testing.T) {
 }
 
 // rogueKnownFailures are the Rogue figures the model does not reproduce
-// yet (docs/validation.md says why): small work-groups do not share a task
-// when a dispatch runs, and async_work_group_copy costs the same without
-// the compile-time size its burst path needs. Listed so that any other failure, or one of these
-// starting to hold, fails TestRogueRules.
+// yet (docs/validation.md says why): async_work_group_copy without a
+// compile-time size still costs about what the burst path does. Listed so
+// that any other failure, or this one starting to hold, fails
+// TestRogueRules.
 var rogueKnownFailures = map[string]bool{
-	"rogue-wg4-shares-task": true, "rogue-wg8-shares-task": true, "rogue-wg16-shares-task": true,
 	"rogue-async-copy-preferred": true,
 }
 
@@ -420,7 +419,10 @@ func TestValidateAll(t *testing.T) {
 
 // knownUnheld are the comparative figures the model does not reproduce, in
 // figures.yaml's order; docs/validation.md says why for each.
-var knownUnheld = []string{}
+var knownUnheld = []string{
+	"g52-vs-a615-l2-bw", "g52-fluid-fp16s", "a615-vs-g52-fluid", "a640-vs-a530-local-bw",
+	"a640-vs-a530-fluid", "rogue-async-copy-preferred", "a730-less-divergence",
+}
 
 var updateValidationDoc = flag.Bool("update-validation-doc", false, "rewrite the table in docs/validation.md from this run")
 
@@ -480,7 +482,7 @@ func checkValidationDoc(t *testing.T, v *Validation) {
 func kernelShapes(test string) (first, second string) {
 	switch test {
 	case "rates":
-		return "8 chains, 128 ops a loop iteration", "8 vector accumulators, 8 ops an iteration"
+		return "8 chains, 128 ops a loop iteration", "2 chained vectors, 32 ops an iteration"
 	case "bandwidth-global":
 		return "grid-stride", "each work-group sweeps the footprint"
 	case "bandwidth-local":
