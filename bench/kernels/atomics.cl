@@ -6,11 +6,15 @@
 // one operation; pocketgpu's IR builder cannot lower it yet.)
 
 // Global memory: the two work-items are work-groups 0 and 1 (one work-item
-// each).
+// each). The barrier keeps them in different warps on Rogue, which
+// otherwise packs small work-groups into one task (seed 003 §Unified
+// Shading Cluster: not with a barrier and no compile-time size); in one
+// task the spinning work-item would hold the other's lanes back forever.
 __kernel void handoff_global(__global volatile uint *p, __global uint *spins, uint rounds)
 {
     uint me = get_group_id(0);
     uint n = 0;
+    barrier(CLK_GLOBAL_MEM_FENCE);
     for (uint r = 0; r < rounds; r++) {
         uint want = 2 * r + me;
         while (atomic_add(p, 0u) != want)
