@@ -144,33 +144,22 @@ inline uint sweep_start(uint mask)
     return (uint)(((ulong)frac * (ulong)(mask + 1u)) >> 32) & ~63u;
 }
 
-__kernel void bw_sweep(__global const float4 *in, __global float4 *out, uint mask, uint iters)
-{
-    uint l = get_local_size(0);
-    uint i = sweep_start(mask) + get_local_id(0);
-    float4 s0 = 0.0f, s1 = 0.0f, s2 = 0.0f, s3 = 0.0f;
-    for (uint k = 0; k < iters; k++) {
-        s0 += in[i & mask]; i += l;
-        s1 += in[i & mask]; i += l;
-        s2 += in[i & mask]; i += l;
-        s3 += in[i & mask]; i += l;
-    }
-    out[get_global_id(0)] = s0 + s1 + s2 + s3;
+#define BW_SWEEP(NAME, T)                                                         \
+__kernel void NAME(__global const T *in, __global T *out, uint mask, uint iters)  \
+{                                                                                 \
+    uint l = get_local_size(0);                                                   \
+    uint i = sweep_start(mask) + get_local_id(0);                                 \
+    T s0 = (T)(0.0f), s1 = (T)(0.0f), s2 = (T)(0.0f), s3 = (T)(0.0f);             \
+    for (uint k = 0; k < iters; k++) {                                            \
+        s0 += in[i & mask]; i += l;                                               \
+        s1 += in[i & mask]; i += l;                                               \
+        s2 += in[i & mask]; i += l;                                               \
+        s3 += in[i & mask]; i += l;                                               \
+    }                                                                             \
+    out[get_global_id(0)] = s0 + s1 + s2 + s3;                                    \
 }
-
-__kernel void bw_sweep_f32(__global const float *in, __global float *out, uint mask, uint iters)
-{
-    uint l = get_local_size(0);
-    uint i = sweep_start(mask) + get_local_id(0);
-    float s0 = 0.0f, s1 = 0.0f, s2 = 0.0f, s3 = 0.0f;
-    for (uint k = 0; k < iters; k++) {
-        s0 += in[i & mask]; i += l;
-        s1 += in[i & mask]; i += l;
-        s2 += in[i & mask]; i += l;
-        s3 += in[i & mask]; i += l;
-    }
-    out[get_global_id(0)] = s0 + s1 + s2 + s3;
-}
+BW_SWEEP(bw_sweep, float4)
+BW_SWEEP(bw_sweep_f32, float)
 
 // A second texture kernel, written differently from bw_texture: float
 // samples (read_imagef of an RGBA32F image), the work-group walking the
