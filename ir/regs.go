@@ -2,6 +2,7 @@ package ir
 
 import (
 	"math"
+	"slices"
 	"strings"
 )
 
@@ -12,30 +13,133 @@ import (
 // uniform or constant registers). It is an estimate of what a vendor
 // compiler would allocate, not a register allocation.
 func (p *Program) Registers() int {
-	n := p.Regs
-	if n == 0 {
+	if p.Regs == 0 {
 		return 1
 	}
-	width := p.slotWidths()
-	uniform := make([]bool, n)
-	for _, c := range p.Consts {
-		uniform[c.Slot] = true
-	}
-	for _, par := range p.Params {
-		for k := 0; k < max(par.Type.Slots, 1) && int(par.Slot)+k < n; k++ {
-			uniform[int(par.Slot)+k] = true
+	lv := p.Liveness()
+	best := 0.0
+	lv.Walk(p, nil, func(_ int32, _ int32, regs float64, _ func(func(int32))) {
+		best = max(best, regs)
+	})
+	return max(int(math.Ceil(best-1e-9)), 1)
+}
+
+// Liveness is the register-pressure view of a program that Registers
+// takes: which slots take a register, how many registers each takes, and
+// the slots live out of each block (phi copies' sources included, as they
+// are read on the edge). The lowering's spill choice (package isa) walks
+// the same points with Walk.
+type Liveness struct {
+	// Width is each slot's size in 32-bit registers (2 for 64-bit
+	// values, a fraction for a vector's packed 8- and 16-bit lanes).
+	Width []float64
+	// Counted marks the slots that take a register: not constants,
+	// arguments, the constant-data address, or slots nothing writes.
+	Counted []bool
+	// LiveOut lists, per block, the counted slots live at its end, in
+	// ascending order.
+	LiveOut [][]int32
+}
+
+// Uses calls f for each counted slot instruction in reads (the
+// components it reads of each operand, an extended instruction's
+// arguments, an image operation's coordinates and operands).
+func (lv *Liveness) Uses(p *Program, in *Inst, f func(s int32)) {
+	n := len(lv.Counted)
+	for k, s := range in.Src {
+		if s < 0 {
+			continue
+		}
+		cnt := int32(in.N)
+		if (in.Op == OpSelect && k == 0 && in.Imm == 1) || in.Op == OpBroadcast || in.Op.isAddr() ||
+			(in.Op.isMem() && k == 0) || in.Op == OpAtomic || in.Op == OpCopyMemory || (in.Op == OpExtractDyn && k == 1) ||
+			(in.Op == OpInsertDyn && k > 0) {
+			cnt = 1
+		}
+		if in.Op == OpExtractDyn && k == 0 {
+			cnt = int32(in.Imm)
+		}
+		for j := int32(0); j < cnt; j++ {
+			if int(s+j) < n && lv.Counted[s+j] {
+				f(s + j)
+			}
 		}
 	}
-	if p.ConstDataSlot >= 0 {
-		uniform[p.ConstDataSlot] = true
+	if in.Op == OpExt && int(in.Aux) < len(p.Ext) {
+		c := &p.Ext[in.Aux]
+		for k, a := range c.Args {
+			for j := 0; j < c.ArgN[k]; j++ {
+				if a >= 0 && int(a)+j < n && lv.Counted[int(a)+j] {
+					f(a + int32(j))
+				}
+			}
+		}
+	}
+	if in.Op == OpImage && int(in.Aux) < len(p.Images) {
+		p.Images[in.Aux].Reads(func(s int32) {
+			if s >= 0 && int(s) < n && lv.Counted[s] {
+				f(s)
+			}
+		})
+	}
+}
+
+// Defs calls f for each slot instruction in writes (both results of an
+// operation with two, such as a sum and its carry).
+func (lv *Liveness) Defs(in *Inst, f func(s int32)) {
+	if in.Dst < 0 {
+		return
+	}
+	cnt := int32(in.N)
+	switch in.Op {
+	case OpIAddCarry32, OpIAddCarry64, OpISubBorrow32, OpISubBorrow64, OpUMulExtended32, OpUMulExtended64, OpSMulExtended32, OpSMulExtended64:
+		cnt *= 2
+	}
+	for j := int32(0); j < cnt; j++ {
+		f(in.Dst + j)
+	}
+}
+
+// TermUses calls f with the counted slot a block's terminator reads (the
+// condition of a conditional branch or switch), if any.
+func (lv *Liveness) TermUses(b *Block, f func(s int32)) {
+	if b.Term.Kind == TermCond || b.Term.Kind == TermSwitch {
+		if s := b.Term.Cond; s >= 0 && int(s) < len(lv.Counted) && lv.Counted[s] {
+			f(s)
+		}
+	}
+}
+
+// Liveness computes the program's liveness over its blocks.
+func (p *Program) Liveness() *Liveness {
+	n := p.Regs
+	lv := &Liveness{Width: p.slotWidths(), Counted: make([]bool, n), LiveOut: make([][]int32, len(p.Blocks))}
+	for i := range lv.Counted {
+		lv.Counted[i] = true
+	}
+	for _, c := range p.Consts {
+		if c.Slot >= 0 && int(c.Slot) < n {
+			lv.Counted[c.Slot] = false
+		}
+	}
+	for _, par := range p.Params {
+		slots := 1
+		if par.Type != nil {
+			slots = max(par.Type.Slots, 1)
+		}
+		for k := 0; k < slots && par.Slot >= 0 && int(par.Slot)+k < n; k++ {
+			lv.Counted[int(par.Slot)+k] = false
+		}
+	}
+	if p.ConstDataSlot >= 0 && int(p.ConstDataSlot) < n {
+		lv.Counted[p.ConstDataSlot] = false
 	}
 	// A slot nothing writes holds an undefined value (the lanes a
 	// shuffle leaves undef, read by the vector operation after it): it
 	// needs no register, however long it would seem live.
-	undef := p.unwritten()
-	for s, u := range undef {
+	for s, u := range p.unwritten() {
 		if u {
-			uniform[s] = true
+			lv.Counted[s] = false
 		}
 	}
 	type set map[int32]bool
@@ -44,64 +148,6 @@ func (p *Program) Registers() int {
 	liveOut := make([]set, nb)
 	for i := range liveIn {
 		liveIn[i], liveOut[i] = set{}, set{}
-	}
-	uses := func(in *Inst, f func(s int32)) {
-		for k, s := range in.Src {
-			if s < 0 {
-				continue
-			}
-			cnt := int32(in.N)
-			if (in.Op == OpSelect && k == 0 && in.Imm == 1) || in.Op == OpBroadcast || in.Op.isAddr() ||
-				(in.Op.isMem() && k == 0) || in.Op == OpAtomic || in.Op == OpCopyMemory || (in.Op == OpExtractDyn && k == 1) ||
-				(in.Op == OpInsertDyn && k > 0) {
-				cnt = 1
-			}
-			if in.Op == OpExtractDyn && k == 0 {
-				cnt = int32(in.Imm)
-			}
-			for j := int32(0); j < cnt; j++ {
-				if int(s+j) < n && !uniform[s+j] {
-					f(s + j)
-				}
-			}
-		}
-		if in.Op == OpExt {
-			c := &p.Ext[in.Aux]
-			for k, a := range c.Args {
-				for j := 0; j < c.ArgN[k]; j++ {
-					if int(a)+j < n && !uniform[int(a)+j] {
-						f(a + int32(j))
-					}
-				}
-			}
-		}
-		if in.Op == OpImage {
-			p.Images[in.Aux].Reads(func(s int32) {
-				if int(s) < n && !uniform[s] {
-					f(s)
-				}
-			})
-		}
-	}
-	defs := func(in *Inst, f func(s int32)) {
-		if in.Dst < 0 {
-			return
-		}
-		cnt := int32(in.N)
-		switch in.Op {
-		case OpIAddCarry32, OpIAddCarry64, OpISubBorrow32, OpISubBorrow64, OpUMulExtended32, OpUMulExtended64, OpSMulExtended32, OpSMulExtended64:
-			cnt *= 2
-		}
-		for j := int32(0); j < cnt; j++ {
-			f(in.Dst + j)
-		}
-	}
-	edgeUses := func(b *Block, f func(s int32)) {
-		if b.Term.Kind == TermCond || b.Term.Kind == TermSwitch {
-			if !uniform[b.Term.Cond] {
-				f(b.Term.Cond)
-			}
-		}
 	}
 	for changed := true; changed; {
 		changed = false
@@ -121,8 +167,8 @@ func (p *Program) Registers() int {
 				}
 				for _, m := range e.Moves {
 					for j := int32(0); j < int32(m.N); j++ {
-						if !uniform[m.Src+j] {
-							out[m.Src+j] = true
+						if s := m.Src + j; s >= 0 && int(s) < n && lv.Counted[s] {
+							out[s] = true
 						}
 					}
 				}
@@ -131,10 +177,10 @@ func (p *Program) Registers() int {
 			for s := range out {
 				in[s] = true
 			}
-			edgeUses(b, func(s int32) { in[s] = true })
+			lv.TermUses(b, func(s int32) { in[s] = true })
 			for k := b.End - 1; k >= b.Start; k-- {
-				defs(&p.Code[k], func(s int32) { delete(in, s) })
-				uses(&p.Code[k], func(s int32) { in[s] = true })
+				lv.Defs(&p.Code[k], func(s int32) { delete(in, s) })
+				lv.Uses(p, &p.Code[k], func(s int32) { in[s] = true })
 			}
 			if len(out) != len(liveOut[i]) || len(in) != len(liveIn[i]) {
 				changed = true
@@ -142,33 +188,113 @@ func (p *Program) Registers() int {
 			liveOut[i], liveIn[i] = out, in
 		}
 	}
-	best := 0
-	count := func(s set) int {
-		t := 0.0
+	for i, s := range liveOut {
+		l := make([]int32, 0, len(s))
 		for x := range s {
-			t += width[x]
+			l = append(l, x)
 		}
-		return int(math.Ceil(t - 1e-9))
+		slices.Sort(l)
+		lv.LiveOut[i] = l
 	}
-	for i := range p.Blocks {
-		b := &p.Blocks[i]
-		live := set{}
-		for s := range liveOut[i] {
+	return lv
+}
+
+// Walk visits every point of every block where Registers counts the live
+// registers, from each block's end backward: the block's end (its live-out
+// slots and the terminator's condition, at instruction index End), and for
+// each instruction the point where its results are written (the slots live
+// after it and its results) and the point before it (the slots live before
+// it). visit gets the block, the instruction (End for the block's end), the
+// registers live and a function that lists the live slots.
+//
+// A slot spilled[s] (nil: none) lives in memory: it takes a register only
+// where it is written (until its store) and where it is read (reloaded just
+// before its reader, and at the block's end for the terminator and the phi
+// copies on the block's edges).
+func (lv *Liveness) Walk(p *Program, spilled []bool, visit func(block, inst int32, regs float64, live func(func(int32)))) {
+	n := len(lv.Counted)
+	isSpilled := func(s int32) bool { return spilled != nil && int(s) < len(spilled) && spilled[s] }
+	live := make([]bool, n)
+	var list []int32 // the live slots, unordered (with stale entries removed lazily)
+	regs := 0.0
+	add := func(s int32) {
+		if s >= 0 && int(s) < n && !live[s] {
 			live[s] = true
+			list = append(list, s)
+			regs += lv.Width[s]
 		}
-		edgeUses(b, func(s int32) { live[s] = true })
-		best = max(best, count(live))
+	}
+	del := func(s int32) {
+		if s >= 0 && int(s) < n && live[s] {
+			live[s] = false
+			regs -= lv.Width[s]
+		}
+	}
+	each := func(f func(int32)) {
+		k := 0
+		for _, s := range list {
+			if live[s] {
+				list[k] = s
+				k++
+				f(s)
+			}
+		}
+		list = list[:k]
+	}
+	var reloaded []int32
+	for bi := range p.Blocks {
+		b := &p.Blocks[bi]
+		for _, s := range list {
+			live[s] = false
+		}
+		list, regs = list[:0], 0
+		// The block's end: what leaves the block in registers, and the
+		// values its terminator and phi copies read (spilled ones
+		// reloaded for them).
+		edge := map[int32]bool{}
+		for _, e := range b.Succs {
+			for _, m := range e.Moves {
+				for j := int32(0); j < int32(m.N); j++ {
+					edge[m.Src+j] = true
+				}
+			}
+		}
+		lv.TermUses(b, func(s int32) { edge[s] = true })
+		for _, s := range lv.LiveOut[bi] {
+			if !isSpilled(s) || edge[s] {
+				add(s)
+			}
+		}
+		lv.TermUses(b, add)
+		visit(int32(bi), b.End, clean(regs), each)
+		for s := range edge {
+			if isSpilled(s) {
+				del(s)
+			}
+		}
 		for k := b.End - 1; k >= b.Start; k-- {
 			in := &p.Code[k]
-			defs(in, func(s int32) { live[s] = true })
-			best = max(best, count(live))
-			defs(in, func(s int32) { delete(live, s) })
-			uses(in, func(s int32) { live[s] = true })
-			best = max(best, count(live))
+			lv.Defs(in, add)
+			visit(int32(bi), k, clean(regs), each)
+			lv.Defs(in, del)
+			reloaded = reloaded[:0]
+			lv.Uses(p, in, func(s int32) {
+				if isSpilled(s) && !live[s] {
+					reloaded = append(reloaded, s)
+				}
+				add(s)
+			})
+			visit(int32(bi), k, clean(regs), each)
+			for _, s := range reloaded {
+				del(s)
+			}
 		}
 	}
-	return max(best, 1)
 }
+
+// clean drops the rounding error that adding and removing fractional
+// widths leaves.
+func clean(x float64) float64 { return math.Round(x*64) / 64 }
 
 // unwritten marks the slots that no instruction, phi copy or dispatcher
 // writes: the slots an operation's result covers, as Registers counts

@@ -133,6 +133,10 @@ func Analyze(p *ir.Program, g *arch.GPU, warpWidth int, f Family) (*Report, erro
 					insts[len(lp.Pipes)+1]++
 				}
 			}
+			for _, m := range gr.Spill {
+				c[len(lp.Pipes)+1] += loadStoreCycles(g, lp.WarpWidth, int(m.Bytes), ir.SpacePrivate)
+				insts[len(lp.Pipes)+1]++
+			}
 			insts[len(lp.Pipes)] += int(gr.Ops)
 		}
 		blockCost[b] = c
@@ -202,6 +206,12 @@ func messageCycles(p *ir.Program, g *arch.GPU, w int, pc int32) (ls, tex float64
 		}
 		bytes, space = b*int(in.N), sp
 	}
+	return loadStoreCycles(g, w, bytes, space), 0
+}
+
+// loadStoreCycles is a warp's bytes of a message over the core's load/store
+// path (or on-chip local memory's share), at least one cycle.
+func loadStoreCycles(g *arch.GPU, w, bytes int, space ir.Space) float64 {
 	bpc := g.L2.CoreBytesPerCycle
 	if g.L1 != nil {
 		bpc = g.L1.BytesPerCycle
@@ -209,7 +219,7 @@ func messageCycles(p *ir.Program, g *arch.GPU, w int, pc int32) (ls, tex float64
 	if space == ir.SpaceLocal && g.LocalMemory.Kind == arch.LocalOnChip && g.LocalMemory.BytesPerCycle > 0 {
 		bpc = g.LocalMemory.BytesPerCycle / float64(max(g.LocalMemory.CoresPerInstance, 1))
 	}
-	return math.Max(1, float64(w*bytes)/math.Max(bpc, 1e-9)), 0
+	return math.Max(1, float64(w*bytes)/math.Max(bpc, 1e-9))
 }
 
 // paths sums block costs along the shortest and longest paths from the

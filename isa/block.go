@@ -12,8 +12,14 @@ func (l *lowerer) prepare() ([][]MachineOp, error) {
 		blk := &l.p.Blocks[b]
 		l.ops = nil
 		for i := blk.Start; i < blk.End; i++ {
+			if l.spill != nil {
+				l.spillOps(l.instUses(i), false)
+			}
 			if err := l.instOps(i); err != nil {
 				return nil, err
+			}
+			if l.spill != nil {
+				l.spillOps(l.instDefs(i), true)
 			}
 		}
 		insts[b] = l.ops
@@ -28,6 +34,9 @@ func (l *lowerer) prepare() ([][]MachineOp, error) {
 func (l *lowerer) blockOps(b int32, insts []MachineOp) (*BlockCode, error) {
 	l.ops = append([]MachineOp(nil), insts...)
 	blk := &l.p.Blocks[b]
+	if l.spill != nil {
+		l.spillOps(l.edgeUses(blk), false)
+	}
 	l.phiCopies(blk)
 	if err := l.terminator(blk); err != nil {
 		return nil, err

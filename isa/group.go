@@ -72,6 +72,9 @@ func (l *lowerer) fill(gr *Group, ops []MachineOp, prod [][]int32, members []int
 		if o.Kind == OpMessage && o.Inst >= 0 {
 			gr.Mem = append(gr.Mem, o.Inst)
 		}
+		if o.Spill != nil {
+			gr.Spill = append(gr.Spill, *o.Spill)
+		}
 	}
 	for _, s := range extraReads {
 		if !seenR[s] {

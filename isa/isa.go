@@ -26,8 +26,11 @@ type Program struct {
 	WarpWidth int
 	// Regs is the 32-bit registers per thread after the allocation model
 	// (ir.Program.Registers plus the private frame kept in registers),
-	// capped at the GPU's max_registers_per_thread; what does not fit is
-	// SpillBytes per thread in private memory.
+	// capped at the GPU's max_registers_per_thread. What does not fit is
+	// spilled (spill.go): SpillBytes per thread of scratch memory, which
+	// the groups' Spill messages store and reload, plus 4 bytes for each
+	// register of excess the spill choice could not remove (not modelled
+	// as messages).
 	Regs       int
 	SpillBytes int
 	Pipes      []string // the engine's pipes (arch pipes, in order)
@@ -57,7 +60,11 @@ type Group struct {
 	// atomic and image messages, in program order. Private-memory accesses
 	// are register moves, not messages; image queries read the descriptor
 	// and are moves too.
-	Mem                   []int32
+	Mem []int32
+	// Spill lists its spill stores and reloads (SpillMsg), in program
+	// order: messages to the thread's scratch memory that no IR
+	// instruction stands for.
+	Spill                 []SpillMsg
 	CodeOffset, CodeBytes int32 // where its machine code sits (instruction-cache model)
 	Ops                   int32 // machine operations in the group (messages and the branch included)
 	Class                 []ClassCount
@@ -150,7 +157,8 @@ func Lower(p *ir.Program, g *arch.GPU, warpWidth int, f Family) (*Program, error
 	for _, pp := range g.Pipes {
 		prog.Pipes = append(prog.Pipes, pp.Name)
 	}
-	prog.Regs, prog.SpillBytes = registers(p, g)
+	plan := planSpills(p, g)
+	prog.Regs, prog.SpillBytes = plan.regs, plan.bytes
 	if warpWidth == 0 {
 		occ, err := g.Occupancy(arch.OccupancyQuery{Regs: prog.Regs})
 		if err != nil {
@@ -162,6 +170,9 @@ func Lower(p *ir.Program, g *arch.GPU, warpWidth int, f Family) (*Program, error
 	l, err := newLowerer(p, g, warpWidth, f)
 	if err != nil {
 		return nil, err
+	}
+	if plan.active {
+		l.spill, l.lv = plan, p.Liveness()
 	}
 	insts, err := l.prepare()
 	if err != nil {
@@ -189,17 +200,10 @@ func Lower(p *ir.Program, g *arch.GPU, warpWidth int, f Family) (*Program, error
 
 // registers is the allocation model: the IR's liveness estimate plus the
 // private frame (function variables the compiler keeps in registers), capped
-// at the GPU's maximum with the rest spilled.
+// at the GPU's maximum with the rest spilled (planSpills).
 func registers(p *ir.Program, g *arch.GPU) (regs, spill int) {
-	regs = p.Registers()
-	if usesPrivate(p) {
-		regs += (p.PrivateBytes + 3) / 4
-	}
-	if regs > g.MaxRegistersPerThread {
-		spill = (regs - g.MaxRegistersPerThread) * 4
-		regs = g.MaxRegistersPerThread
-	}
-	return max(regs, 1), spill
+	plan := planSpills(p, g)
+	return plan.regs, plan.bytes
 }
 
 func usesPrivate(p *ir.Program) bool {
@@ -250,6 +254,13 @@ func (lp *Program) String() string {
 			}
 			if len(g.Mem) > 0 {
 				fmt.Fprintf(&b, " mem%v", g.Mem)
+			}
+			for _, m := range g.Spill {
+				if m.Store {
+					fmt.Fprintf(&b, " spill@%d+%d", m.Run+m.Sub, m.Bytes)
+				} else {
+					fmt.Fprintf(&b, " reload@%d+%d%v", m.Run+m.Sub, m.Bytes, m.Slots)
+				}
 			}
 			if g.SFU {
 				b.WriteString(" sfu")

@@ -36,7 +36,7 @@ type Operand struct {
 
 // MachineOp is one machine operation.
 type MachineOp struct {
-	Inst   int32 // IR instruction, -1 for a phi copy, -2 for the terminator
+	Inst   int32 // IR instruction, -1 for a phi copy, -2 for the terminator, InstSpill for a spill
 	Class  int16 // index into ClassNames
 	Kind   OpKind
 	Pipes  []int   // pipes that can run it (ALU)
@@ -51,7 +51,13 @@ type MachineOp struct {
 	// Messages.
 	Space ir.Space
 	Bytes int // bytes per thread
+	// Spill is a spill store or reload (Inst is InstSpill).
+	Spill *SpillMsg
 }
+
+// InstSpill is the Inst of a spill store or reload: the lowering's, not an
+// IR instruction.
+const InstSpill = -3
 
 // lowerer holds what lowering a program for one GPU needs.
 type lowerer struct {
@@ -66,6 +72,10 @@ type lowerer struct {
 	ops  []MachineOp
 	// pipeOps counts the machine operations placed on each pipe.
 	pipeOps []int
+	// spill is the spill choice (nil: nothing spilled) and lv the
+	// liveness it was made on.
+	spill *spillPlan
+	lv    *ir.Liveness
 }
 
 type costKey struct {

@@ -64,7 +64,7 @@ type warpState struct {
 	k     *Kernel
 	wg    *wgState
 	eng   *engine
-	slot  int // resident-warp slot on the core (for private regions)
+	slot  int // warps launched on the core before it
 	age   uint64
 	plans []groupPlan // the current block's groups
 	next  int
@@ -83,6 +83,7 @@ type warpState struct {
 	fetched     bool        // the next group's code has been fetched
 	copying     bool        // an itemCopy holds the warp until its stores are done
 	finished    bool
+	scratch     int // its place in its work-group's scratch window (spill.go)
 }
 
 type wgState struct {
@@ -197,6 +198,10 @@ type Engine struct {
 	// Scratch of itemCopy.
 	copyLoads, copyStores []emu.Access
 	copyAddrs             []uint64
+
+	// Spill messages (spill.go): their counts, and scratch.
+	spills     spillCounts
+	spillAddrs []uint64
 }
 
 // New prepares a timed run of one compute dispatch.
@@ -570,6 +575,9 @@ func (e *Engine) issue(en *engine, w *warpState, t float64) {
 	}
 	for _, pc := range g.Mem {
 		e.memOp(w, pc, t)
+	}
+	for i := range g.Spill {
+		e.spillOp(w, &g.Spill[i], t)
 	}
 	en.groups++
 	en.issueCycles += gp.issue

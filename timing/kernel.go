@@ -346,6 +346,12 @@ func (e *Engine) place(ws *wgState, c *core, t float64, n int, bind func(i int, 
 		}
 		st.eng = en
 		st.slot = c.warpSlot
+		st.scratch = i
+		if ws.wg == nil {
+			// A shader warp is a work-group of its own: its scratch
+			// is the resident-warp place it takes on the core.
+			st.scratch = c.warpSlot % max(e.g.MaxWarpsPerEngine*e.g.EnginesPerCore, 1)
+		}
 		c.warpSlot++
 		st.pos = len(en.warps)
 		en.warps = append(en.warps, st)

@@ -258,6 +258,13 @@ func (pr *profiler) stalled(w *warpState, why Cause, cycles float64) {
 
 // access serves a memory request for instruction pc of kernel k, charging
 // what the hierarchy did to it.
+// spillAccess is access for a spill message of the group w is issuing,
+// charged where the group's issue is.
+func (pr *profiler) spillAccess(h *mem.Hierarchy, w *warpState, t float64, r *mem.Request) mem.Result {
+	c := pr.of(w.k).charge[w.trace.Block][w.next]
+	return pr.access(h, w.k, c[0], t, r)
+}
+
 func (pr *profiler) access(h *mem.Hierarchy, k *Kernel, pc int32, t float64, r *mem.Request) mem.Result {
 	before := h.Tally()
 	res := h.Access(t, r)

@@ -41,7 +41,7 @@ func (Family) Report(lp *isa.Program, _ arch.Occupancy) isa.FamilyReport {
 			br.Clauses++
 			br.Tuples += int(gr.Tuples)
 			ops += int(gr.Ops)
-			if len(gr.Mem) > 0 {
+			if len(gr.Mem)+len(gr.Spill) > 0 {
 				br.MessagesInClause++
 			}
 		}

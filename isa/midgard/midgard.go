@@ -38,7 +38,7 @@ func (Family) Report(lp *isa.Program, _ arch.Occupancy) isa.FamilyReport {
 		for _, gr := range blk.Groups {
 			mr.Bundles++
 			ops += int(gr.Ops)
-			if len(gr.Mem) > 0 {
+			if len(gr.Mem)+len(gr.Spill) > 0 {
 				mr.MessageBundle++
 			}
 		}

@@ -208,6 +208,13 @@ func CheckInvariants(t *testing.T, what string, lp *isa.Program) {
 					t.Errorf("%s: %s listed in Mem", what, p.Code[m].Op)
 				}
 			}
+			for _, m := range gr.Spill {
+				// A spill message stays inside its lane's part of its
+				// run, and the run inside the thread's scratch bytes.
+				if m.Bytes <= 0 || m.Sub < 0 || m.Sub+m.Bytes > m.Stride || int(m.Run+m.Stride) > lp.SpillBytes || m.Store == (len(m.Slots) > 0) {
+					t.Errorf("%s: block %d group %d: spill message %+v outside %d B of scratch", what, b, gi, m, lp.SpillBytes)
+				}
+			}
 			var ops int32
 			for _, c := range gr.Class {
 				ops += c.N
@@ -222,8 +229,8 @@ func CheckInvariants(t *testing.T, what string, lp *isa.Program) {
 				if gr.Tuples > int32(g.Bifrost.ClauseMaxTuples) && gr.Ops > 1 {
 					t.Errorf("%s: clause of %d tuples holds %d operations", what, gr.Tuples, gr.Ops)
 				}
-				if len(gr.Mem) > g.Bifrost.MessageInstructionsPerClause {
-					t.Errorf("%s: clause with %d messages", what, len(gr.Mem))
+				if n := len(gr.Mem) + len(gr.Spill); n > g.Bifrost.MessageInstructionsPerClause {
+					t.Errorf("%s: clause with %d messages", what, n)
 				}
 			}
 		}
