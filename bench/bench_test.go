@@ -79,7 +79,7 @@ func TestKernelsLoad(t *testing.T) {
 	}
 	for _, want := range []string{"latency#chase_global", "latency#chase_image", "latency#chase_local", "latency#chase_constant",
 		"bandwidth#bw_global", "bandwidth#bw_texture", "bandwidth#cs_stride", "rates#fp32_fma", "rates#int8x4_mul",
-		"atomics#handoff_global", "atomics#add_local", "iloop_512#iloop", "occupancy#occupancy", "lbm#lbm_fma", "lbm#lbm_fp16s", "lbm3d#lbm3d_fma", "lbm3d#lbm3d_fp16s", "asynccopy#copy_fixed32", "cstore#cs_write", "cstore#burst_load"} {
+		"atomics#handoff_global", "atomics#add_local", "iloop_512#iloop", "occupancy#occupancy", "lbm#lbm_fma", "lbm#lbm_fp16s", "lbm3d#lbm3d_fma", "lbm3d#lbm3d_fp16s", "fx3d#fx_fma", "fx3d#fx_mad", "fx3d#fx_fp16s", "asynccopy#copy_fixed32", "cstore#cs_write", "cstore#burst_load"} {
 		if !entries[want] {
 			t.Errorf("entry point %s missing", want)
 		}
