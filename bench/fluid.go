@@ -9,18 +9,27 @@ import (
 // The FluidX3D-shaped test: seeds 000 and 001 compare GPUs on FluidX3D
 // (§Compute Performance: FluidX3D) rather than give numbers, so the suite
 // runs lattice Boltzmann steps of the same shape and the figures compare
-// their cell updates per second across GPUs and variants. Two lattices:
-// D2Q9 (kernels/lbm.cl, nine distributions a cell) and D3Q19
-// (kernels/lbm3d.cl, nineteen and a flag byte), FluidX3D's default
-// velocity set, which the FluidX3D figures read.
+// their cell updates per second across GPUs and variants. Three kernels:
+// D2Q9 (kernels/lbm.cl, nine distributions a cell); a lean D3Q19 step
+// (kernels/lbm3d.cl, nineteen and a flag byte, FluidX3D's default velocity
+// set, pull streaming between two copies on a power-of-two box); and a
+// D3Q19 step laid out as FluidX3D's stream_collide is published
+// (kernels/fx3d.cl: esoteric-pull streaming in one copy, coordinates by
+// division by the box's dimensions, 64-bit neighbour indices, flags),
+// which the FluidX3D figures read.
 
 // fluidLattice is one lattice's kernels and box: a box of 2^xyLog2 ×
-// 2^xyLog2 (× 2^zLog2 in 3-D) cells.
+// 2^xyLog2 (× 2^zLog2 in 3-D) cells, or with side set a cube of side
+// cells whose dimensions the kernel takes as values (kernels/fx3d.cl).
 type fluidLattice struct {
 	module, prefix, name string
 	q                    int  // distributions a cell
-	flags                bool // the kernel reads a flag byte a cell (kernels/lbm3d.cl)
+	flags                bool // the kernel reads a flag byte a cell (kernels/lbm3d.cl, fx3d.cl)
 	xyLog2, zLog2        func(Options) int
+	// side is the cube's side for the in-place kernel (kernels/fx3d.cl),
+	// which takes one buffer of distributions, the flags, the dimensions
+	// and the step's parity.
+	side func(Options) int
 }
 
 var fluidLattices = []fluidLattice{
@@ -37,6 +46,11 @@ var fluidLattices = []fluidLattice{
 	{module: "lbm3d", prefix: "lbm3d", name: "D3Q19", q: 19, flags: true,
 		xyLog2: func(o Options) int { return quickOr(o, 4, 5) },
 		zLog2:  func(o Options) int { return quickOr(o, 4, 5) }},
+	// 30 × 30 × 30 cells, 2.05 MB of distributions in FP32 (one copy, in
+	// place) and 1.03 MB in FP16; no dimension a power of two, so the
+	// kernel's divisions are real ones. The short sweep uses 15 × 15 × 15.
+	{module: "fx3d", prefix: "fx", name: "D3Q19 FluidX3D-style", q: 19, flags: true,
+		side: func(o Options) int { return quickOr(o, 15, 30) }},
 }
 
 func quickOr(o Options, quick, full int) int {
@@ -55,7 +69,7 @@ var fluidVariants = []struct{ suffix, label, typ string }{
 var fluid = &Test{
 	Name:   "fluid",
 	Title:  "Lattice Boltzmann step (FluidX3D-shaped)",
-	Doc:    "Lattice Boltzmann steps (BGK collision, pull streaming, periodic boxes) as FluidX3D builds them: multiply-adds through fma() (its default), through mad(), and FP16 storage with FP32 arithmetic; on D2Q9 (256 × 256 cells) and on D3Q19 (32 × 32 × 32 cells, FluidX3D's default velocity set, 19 distributions and a flag byte a cell); a grid that fills every warp slot sweeps the box. Million cell updates per second.",
+	Doc:    "Lattice Boltzmann steps (BGK collision, periodic boxes) as FluidX3D builds them: multiply-adds through fma() (its default), through mad(), and FP16 storage with FP32 arithmetic; on D2Q9 (256 × 256 cells); on D3Q19 with pull streaming between two copies (32 × 32 × 32 cells, FluidX3D's default velocity set, 19 distributions and a flag byte a cell); and on D3Q19 laid out as FluidX3D's own kernel (30 × 30 × 30 cells, esoteric-pull streaming in place, coordinates by division, 64-bit neighbour indices), which the FluidX3D figures read; a grid that fills every warp slot sweeps the box. Million cell updates per second.",
 	Points: func(*arch.GPU, Options) int { return len(fluidLattices) * len(fluidVariants) },
 }
 
@@ -64,12 +78,17 @@ func init() {
 		r := &Result{Chart: Bars, YLabel: "cell updates", Unit: "MLUP/s"}
 		global, local := rateGrid(c.g)
 		for _, lat := range fluidLattices {
-			xy := lat.xyLog2(c.o)
-			z := 0
-			if lat.zLog2 != nil {
-				z = lat.zLog2(c.o)
+			var cells, xy, z, side int
+			if lat.side != nil {
+				side = lat.side(c.o)
+				cells = side * side * side
+			} else {
+				xy = lat.xyLog2(c.o)
+				if lat.zLog2 != nil {
+					z = lat.zLog2(c.o)
+				}
+				cells = 1 << (2*xy + z)
 			}
-			cells := 1 << (2*xy + z)
 			for _, v := range fluidVariants {
 				entry := lat.prefix + v.suffix
 				k, err := c.kernel(lat.module, entry)
@@ -77,11 +96,16 @@ func init() {
 					return nil, err
 				}
 				buf := fmt.Sprintf("buf:%s:%d", v.typ, lat.q*cells)
-				specs := []string{buf + "=fill:0.1", buf}
-				if lat.flags {
-					specs = append(specs, fmt.Sprintf("buf:u8:%d", cells), fmt.Sprintf("u32:%d", xy), fmt.Sprintf("u32:%d", z))
-				} else {
-					specs = append(specs, fmt.Sprintf("u32:%d", xy))
+				var specs []string
+				switch {
+				case lat.side != nil:
+					// One copy, updated in place; an even step.
+					specs = []string{buf + "=fill:0.1", fmt.Sprintf("buf:u8:%d", cells),
+						fmt.Sprintf("u32:%d", side), fmt.Sprintf("u32:%d", side), fmt.Sprintf("u32:%d", side), "u32:0"}
+				case lat.flags:
+					specs = []string{buf + "=fill:0.1", buf, fmt.Sprintf("buf:u8:%d", cells), fmt.Sprintf("u32:%d", xy), fmt.Sprintf("u32:%d", z)}
+				default:
+					specs = []string{buf + "=fill:0.1", buf, fmt.Sprintf("u32:%d", xy)}
 				}
 				iters := len(specs)
 				specs = append(specs, "u32:1", "f32:0.8")
