@@ -13,7 +13,7 @@ const asyncCopyGlobal = 2048
 var asyncCopy = &Test{
 	Name:    "async-copy",
 	Title:   "async_work_group_copy into local memory by work-group size (Rogue)",
-	Doc:     "Work-groups copy 4 KB into local memory with async_work_group_copy, wait, read it and meet at a barrier, round after round; built with a compile-time size of 32, of 16 (under seed 003's 17) and with none. Cycles per KB copied while the grid keeps the GPU busy.",
+	Doc:     "Work-groups copy 4 KB into local memory with async_work_group_copy, wait, read it and meet at a barrier, round after round; built with a compile-time size of 32, of 16 (under seed 003's 17) and with none. Cycles per KB copied while the grid keeps the GPU busy, and with one work-group alone (each copy's own time).",
 	Applies: isRogue,
 	Points:  func(*arch.GPU, Options) int { return 3 },
 }
@@ -46,8 +46,21 @@ func init() {
 			perKiB := d / float64(rounds*asyncCopyGlobal/v.local*4)
 			r.add(c.g.ID, Point{Label: v.label, Y: perKiB})
 			r.metric(v.name+".cycles_per_kib", perKiB)
+			// One work-group alone on the GPU: each copy's own time, which
+			// the full grid hides behind the common store's row writes.
+			l, err = c.bind(k, v.local, v.local, "buf:f32x4:2048=iota", fmt.Sprintf("buf:f32:%d", v.local), "u32:1")
+			if err != nil {
+				return nil, err
+			}
+			d, err = l.diff(2, "u32", rounds)
+			l.free()
+			if err != nil {
+				return nil, fmt.Errorf("%s, one work-group: %w", v.entry, err)
+			}
+			r.metric(v.name+".alone.cycles_per_kib", d/float64(rounds*4))
 			c.tick()
 		}
+		r.Notes = append(r.Notes, "the bars are the full grid; one work-group alone (metrics NAME.alone.cycles_per_kib) shows each copy's own time")
 		return r, nil
 	}
 }
