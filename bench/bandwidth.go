@@ -19,6 +19,10 @@ var bandwidthFootprints = []int{
 // 1 MB, 16 MB).
 var quickBandwidthFootprints = []int{4 * kib, 32 * kib, 128 * kib, 512 * kib, 1 * mib, 4 * mib, 16 * mib}
 
+// secondBandwidthFootprints are the points the figures read, where the
+// second kernels are compared with the first.
+var secondBandwidthFootprints = []int{4 * kib, 32 * kib, 64 * kib, 128 * kib, 512 * kib, 1 * mib, 4 * mib, 16 * mib}
+
 func (c *ctx) bandwidthFootprints() []int {
 	if c.o.Quick {
 		return quickBandwidthFootprints
@@ -119,7 +123,7 @@ var bandwidthGlobal = &Test{
 		if o.Quick {
 			return 2 * len(quickBandwidthFootprints)
 		}
-		return 2*len(bandwidthFootprints) + 2*len(quickBandwidthFootprints)
+		return 2*len(bandwidthFootprints) + 2*len(secondBandwidthFootprints)
 	},
 }
 
@@ -151,9 +155,9 @@ func init() {
 			peak := 0.0
 			footprints := c.bandwidthFootprints()
 			if v.second {
-				// The second kernels check the figures' points, which the
-				// short sweep keeps: half the simulation of the full one.
-				footprints = quickBandwidthFootprints
+				// The second kernels check the figures' points: half the
+				// simulation of the full sweep.
+				footprints = secondBandwidthFootprints
 			}
 			for _, fp := range footprints {
 				l, err := c.bind(k, global, local, fmt.Sprintf("buf:%s:%d", v.typ, fp/v.elem), fmt.Sprintf("buf:%s:%d", v.typ, global), "u32:0", "u32:1")
