@@ -43,21 +43,13 @@ func lbm3dStep(fi, fo []float64, flags []byte, nx, nz int, omega float64) {
 					continue
 				}
 				var f [19]float64
-				var rho, ux, uy, uz float64
 				for i, c := range d3q19 {
 					src := wrap(x-c[0], nx) + nx*(wrap(y-c[1], nx)+nx*wrap(z-c[2], nz))
 					f[i] = fi[i*cells+src]
-					rho += f[i]
-					ux += float64(c[0]) * f[i]
-					uy += float64(c[1]) * f[i]
-					uz += float64(c[2]) * f[i]
 				}
-				ux, uy, uz = ux/rho, uy/rho, uz/rho
-				u2 := ux*ux + uy*uy + uz*uz
-				for i, c := range d3q19 {
-					cu := float64(c[0])*ux + float64(c[1])*uy + float64(c[2])*uz
-					feq := d3q19Weight(i) * rho * (1 + 3*cu + 4.5*cu*cu - 1.5*u2)
-					fo[i*cells+cell] = f[i] + omega*(feq-f[i])
+				d3q19Collide(&f, omega)
+				for i := range d3q19 {
+					fo[i*cells+cell] = f[i]
 				}
 			}
 		}
