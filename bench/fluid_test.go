@@ -108,14 +108,7 @@ func TestFluidD3Q19MatchesGo(t *testing.T) {
 					}
 				}
 				if !solid {
-					var before, after float64
-					for i := range in {
-						before += in[i]
-						after += got[i]
-					}
-					if math.Abs(after-before) > tol*before {
-						t.Errorf("mass %g before the step, %g after", before, after)
-					}
+					checkMass(t, in, got, tol)
 				}
 			})
 		}
@@ -392,14 +385,7 @@ func TestFluidFX3DMatchesGo(t *testing.T) {
 					if i, d := maxDiff(got, want); d > tol {
 						t.Fatalf("slot %d (plane %d, cell %d): got %g, want %g", i, i/cells, i%cells, got[i], want[i])
 					}
-					var before, after float64
-					for i := range in {
-						before += in[i]
-						after += got[i]
-					}
-					if math.Abs(after-before) > tol*before {
-						t.Errorf("mass %g before the step, %g after", before, after)
-					}
+					checkMass(t, in, got, tol)
 					if solid {
 						return
 					}
@@ -422,5 +408,19 @@ func TestFluidFX3DMatchesGo(t *testing.T) {
 				})
 			}
 		}
+	}
+}
+
+// checkMass fails t when the distributions after a step (got) do not sum
+// to those before it (in) within tol: the step conserves mass.
+func checkMass(t *testing.T, in, got []float64, tol float64) {
+	t.Helper()
+	var before, after float64
+	for i := range in {
+		before += in[i]
+		after += got[i]
+	}
+	if math.Abs(after-before) > tol*before {
+		t.Errorf("mass %g before the step, %g after", before, after)
 	}
 }

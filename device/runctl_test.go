@@ -13,11 +13,18 @@ import (
 
 func loadTestKernel(t *testing.T, dev *Device, file string) *Kernel {
 	t.Helper()
+	return loadTestEntry(t, dev, file, "")
+}
+
+// loadTestEntry loads entry point entry ("" for the module's only one) of
+// testdata/kernels/file.
+func loadTestEntry(t *testing.T, dev *Device, file, entry string) *Kernel {
+	t.Helper()
 	spv, err := os.ReadFile("testdata/kernels/" + file)
 	if err != nil {
 		t.Fatal(err)
 	}
-	k, err := dev.Load(spv, "", LoadOptions{})
+	k, err := dev.Load(spv, entry, LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

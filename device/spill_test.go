@@ -5,7 +5,6 @@ package device
 import (
 	"encoding/binary"
 	"math"
-	"os"
 	"testing"
 
 	"github.com/pocketgpu/pocketgpu/arch"
@@ -25,15 +24,8 @@ type spillRun struct {
 // of local) and checks the results against Go.
 func runSpill(t *testing.T, g *arch.GPU, entry string, global, local int, iters uint32) spillRun {
 	t.Helper()
-	spv, err := os.ReadFile("testdata/kernels/spill.spv")
-	if err != nil {
-		t.Fatal(err)
-	}
 	dev := Open(g)
-	k, err := dev.Load(spv, entry, LoadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	k := loadTestEntry(t, dev, "spill.spv", entry)
 	rep, err := dev.Analyze(k, 0)
 	if err != nil {
 		t.Fatal(err)

@@ -199,15 +199,8 @@ func TestCountersDocumented(t *testing.T) {
 func TestAsyncCopyBurst(t *testing.T) {
 	run := func(gpu, entry string) float64 {
 		g := userGPU(t, gpu, "")
-		spv, err := os.ReadFile("testdata/kernels/async.spv")
-		if err != nil {
-			t.Fatal(err)
-		}
 		dev := Open(g)
-		k, err := dev.Load(spv, entry, LoadOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		k := loadTestEntry(t, dev, "async.spv", entry)
 		if k.LocalBytes() != 2048 {
 			t.Fatalf("%s: %d bytes of local memory, want 2048 (the other kernel's array is not this one's)", entry, k.LocalBytes())
 		}
