@@ -227,6 +227,9 @@ func TestParseFiguresErrors(t *testing.T) {
 		{"unknown over_test", strings.Replace(ok, "metric: m,", "metric: m, over: m, over_test: speed,", 1), `unknown test "speed"`},
 		{"about needs a tolerance", strings.Replace(ok, "tolerance_pct: 5", "tolerance_pct: 0, relation: about", 1), "tolerance_pct"},
 		{"less by 100%", strings.Replace(ok, "tolerance_pct: 5", "tolerance_pct: 100, relation: less", 1), "under 100"},
+		{"second_over without second", strings.Replace(ok, "metric: m,", "metric: m, over: m, second_over: s,", 1), "give second and over"},
+		{"ratio without second_over", strings.Replace(ok, "metric: m,", "metric: m, over: m, second: s,", 1), "give second_over"},
+		{"second_note without second", strings.Replace(ok, "metric: m,", "metric: m, second_note: why,", 1), "give second"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
