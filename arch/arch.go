@@ -340,6 +340,12 @@ type CommandProcessor struct {
 type Execution struct {
 	ALULatencyCycles int `yaml:"alu_latency_cycles" min:"1" max:"10000" unit:"cycles" doc:"from the issue of an ALU operation (Bifrost: of a clause's last tuple) until a dependent instruction can read its result"`
 	SFULatencyCycles int `yaml:"sfu_latency_cycles" min:"1" max:"10000" unit:"cycles" doc:"the same for special-function operations (*_sfu, fp32_div)"`
+	// SkipsIdlePasses: a warp wider than the engine's lanes runs an ALU
+	// instruction in passes of lanes_per_engine lanes (a wave128 FP32
+	// instruction on a 64-wide partition, seed 004); hardware that skips a
+	// pass with no active lane makes a branch that splits the warp along
+	// pass boundaries cost nothing extra.
+	SkipsIdlePasses bool `yaml:"skips_idle_passes" opt:"" doc:"a warp wider than lanes_per_engine runs an ALU instruction in passes of lanes_per_engine lanes and skips a pass whose lanes are all inactive, so divergence costs only the passes with work"`
 }
 
 // InstructionCache is the per-core instruction cache the timing model fetches

@@ -66,7 +66,11 @@ func init() {
 			return nil, err
 		}
 		global, local := rateGrid(c.g)
-		global = (global + 255) / 256 * 256 // whole runs of 128 of both kinds
+		// Four times the warp slots, in whole runs of 128 of both kinds: a
+		// kernel whose registers leave fewer slots than the GPU has runs in
+		// rounds, and a last round that fills only some engines would
+		// weigh on the uniform and the divergent runs differently.
+		global = (4*global + 255) / 256 * 256
 		l, err := c.bind(k, global, local, fmt.Sprintf("buf:f32:%d", global), "u32:1", "u32:1", "f32:0.999", "f32:0.5")
 		if err != nil {
 			return nil, err

@@ -27,6 +27,24 @@ func (m Mask) AndNot(o Mask) Mask { return Mask{m[0] &^ o[0], m[1] &^ o[1]} }
 func (m Mask) Or(o Mask) Mask     { return Mask{m[0] | o[0], m[1] | o[1]} }
 func (m Mask) Empty() bool        { return m[0]|m[1] == 0 }
 func (m Mask) Count() int         { return bits.OnesCount64(m[0]) + bits.OnesCount64(m[1]) }
+
+// Runs is how many of the runs of n lanes that cover a warp of width lanes
+// hold an active lane.
+func (m Mask) Runs(width, n int) int {
+	if n <= 0 {
+		return 0
+	}
+	runs := 0
+	for start := 0; start < width && start < 128; start += n {
+		for l := start; l < start+n && l < width && l < 128; l++ {
+			if m.Has(l) {
+				runs++
+				break
+			}
+		}
+	}
+	return runs
+}
 func firstLanes(n int) (m Mask) {
 	for l := 0; l < n; l++ {
 		m.Set(l)

@@ -50,6 +50,12 @@ func (l *lowerer) fill(gr *Group, ops []MachineOp, prod [][]int32, members []int
 		if p := pipeOf(m); p >= 0 && p < npipes && o.Kind == OpALU {
 			gr.Pipe[p] += float32(o.Cost)
 			l.pipeOps[p]++
+			if l.inPasses(o.Class) {
+				if gr.Passes == nil {
+					gr.Passes = make([]float32, npipes)
+				}
+				gr.Passes[p] += float32(o.Cost)
+			}
 		}
 		for k, r := range o.Reads {
 			if r.From != FromReg || seenR[r.Slot] {

@@ -140,6 +140,24 @@ func (l *lowerer) classCost(class string, comps int) (costVal, error) {
 	return v, nil
 }
 
+// inPasses reports whether a machine operation of class runs in several
+// passes of lanes_per_engine lanes that the GPU skips when all their lanes
+// are inactive (execution.skips_idle_passes): the warp is wider than the
+// engine and the class covers fewer lanes a cycle than the warp has (a
+// wave128 FP32 operation on a 64-wide partition, not its double-rate
+// FP16), or is a sequence of such instructions (cycles_per_warp).
+func (l *lowerer) inPasses(class int16) bool {
+	lanes := l.g.LanesPerEngine
+	if !l.g.Execution.SkipsIdlePasses || lanes <= 0 || l.w <= lanes || int(class) >= len(ClassNames) {
+		return false
+	}
+	op, ok := l.g.Op(ClassNames[class])
+	if !ok {
+		return false
+	}
+	return op.CyclesPerWarp > 0 || float64(lanes)*op.Rate < float64(l.w)
+}
+
 // pack is how many components one machine operation of class covers.
 func (l *lowerer) pack(class string) int {
 	if pk, ok := l.fam.(Packer); ok {

@@ -67,6 +67,9 @@ type warpState struct {
 	slot  int // warps launched on the core before it
 	age   uint64
 	plans []groupPlan // the current block's groups
+	// idle is the share of the current block's passes with no active
+	// lane, which a GPU that skips them does not spend (Kernel.passLanes).
+	idle float64
 	next  int
 	trace emu.Trace
 	acc   int // next trace access to match
@@ -516,6 +519,11 @@ func (e *Engine) fetchBlock(w *warpState) bool {
 		k := w.k
 		w.plans = k.plans[w.trace.Block]
 		w.next, w.acc = 0, 0
+		if n := k.passLanes; n > 0 {
+			width := k.prog.WarpWidth
+			all := (width + n - 1) / n
+			w.idle = float64(all-w.trace.Active.Runs(width, n)) / float64(all)
+		}
 		k.countBlock(w.trace.Block, w.trace.Active)
 		if w.rp != nil {
 			blk := &k.prog.IR.Blocks[w.trace.Block]
@@ -566,8 +574,9 @@ func (e *Engine) issue(en *engine, w *warpState, t float64) {
 		}
 	}
 	for _, u := range gp.pipes {
-		en.pipeFree[u.pipe] = max(en.pipeFree[u.pipe], t) + u.cycles
-		en.pipeBusy[u.pipe] += u.cycles
+		c := u.cycles - u.passes*w.idle
+		en.pipeFree[u.pipe] = max(en.pipeFree[u.pipe], t) + c
+		en.pipeBusy[u.pipe] += c
 	}
 	lat := t + gp.latency
 	for _, s := range gp.writes {

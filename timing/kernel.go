@@ -31,6 +31,9 @@ type Kernel struct {
 	itemCopy  bool
 	copyBurst int
 	instIssue float64
+	// passLanes: the GPU skips a pass of this many lanes in which no lane
+	// is active (execution.skips_idle_passes); 0 where it skips none.
+	passLanes int
 
 	// share is the part of a core one resident work-group (a shader warp)
 	// takes; maxGPU caps the work-groups resident GPU-wide.
@@ -149,6 +152,9 @@ func (e *Engine) addKernel(k *Kernel, p *isa.Program, occ arch.Occupancy) error 
 	}
 	k.prog, k.occ = p, occ
 	k.plans = makePlans(p)
+	if l := e.g.LanesPerEngine; e.g.Execution.SkipsIdlePasses && l > 0 && p.WarpWidth > l {
+		k.passLanes = l
+	}
 	for _, o := range e.kernels {
 		// Programs follow each other in code memory, line-aligned.
 		k.codeBase = max(k.codeBase, o.codeBase+int32(o.prog.CodeBytes+255)&^255)

@@ -16,6 +16,7 @@ type groupPlan struct {
 type pipeUse struct {
 	pipe   int
 	cycles float64
+	passes float64 // the part of cycles run in passes a warp may skip (isa.Group.Passes)
 }
 
 // slotReady is when an IR slot's value is available and what produces it.
@@ -46,7 +47,11 @@ func makePlans(p *isa.Program) [][]groupPlan {
 			gp.g, gp.issue, gp.latency = g, float64(g.Issue), float64(g.Latency)
 			for pipe, c := range g.Pipe {
 				if c > 0 {
-					gp.pipes = append(gp.pipes, pipeUse{pipe, float64(c)})
+					u := pipeUse{pipe: pipe, cycles: float64(c)}
+					if pipe < len(g.Passes) {
+						u.passes = float64(g.Passes[pipe])
+					}
+					gp.pipes = append(gp.pipes, u)
 					gp.mask |= 1 << pipe
 				}
 			}
