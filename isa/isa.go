@@ -47,14 +47,14 @@ type Block struct{ Groups []Group }
 // Rogue instruction, a Midgard bundle. The engine issues groups of a warp in
 // order, switching warps between groups.
 type Group struct {
-	Issue   float32   // cycles the engine's issue port is busy (>= 1)
-	Pipe    []float32 // busy cycles per pipe (index into Program.Pipes), at this warp width
+	Issue float32   // cycles the engine's issue port is busy (>= 1)
+	Pipe  []float32 // busy cycles per pipe (index into Program.Pipes), at this warp width
 	// Passes is, per pipe, the part of Pipe spent by operations that run
 	// in passes of lanes_per_engine lanes on a GPU that skips the passes
 	// whose lanes are all inactive (execution.skips_idle_passes); nil
 	// where no pass can be skipped.
 	Passes  []float32
-	Latency float32   // cycles after issue until this group's ALU results can be read
+	Latency float32 // cycles after issue until this group's ALU results can be read
 	// Reads are the IR slots this group reads that an earlier group may
 	// still be producing (uniforms and constants are never listed); on
 	// Bifrost it also holds the results of the oldest outstanding message

@@ -69,7 +69,7 @@ type warpState struct {
 	plans []groupPlan // the current block's groups
 	// idle is the share of the current block's passes with no active
 	// lane, which a GPU that skips them does not spend (Kernel.passLanes).
-	idle float64
+	idle  float64
 	next  int
 	trace emu.Trace
 	acc   int // next trace access to match
