@@ -61,14 +61,14 @@
     const ulong pn##A = (ulong)(((A##u + 1u) - odd) * cells) + n;             \
     const ulong pj##A = (ulong)((A##u + odd) * cells) + j##A;
 
-#define LOAD(A, B)                                                            \
+#define LOAD(LD, A, B)                                                        \
     SLOTS(A)                                                                  \
-    float f##A = (float)fi[pn##A];                                            \
-    float f##B = (float)fi[pj##A];
+    float f##A = LD(fi, pn##A);                                               \
+    float f##B = LD(fi, pj##A);
 
-#define STORE(T, A, B)                                                        \
-    fi[pj##A] = (T)f##A;                                                      \
-    fi[pn##A] = (T)f##B;
+#define STORE(ST, A, B)                                                       \
+    ST(fi, pj##A, f##A);                                                      \
+    ST(fi, pn##A, f##B);
 
 /* The equilibrium of a pair of opposite velocities with c·u = cu: the
    even part (1 - 1.5 u² + 4.5 cu²) and the odd part 3 cu, both times the
@@ -80,7 +80,7 @@
 
 #define SRT(MADD, A) f##A = MADD(rw, e##A - f##A, f##A);
 
-#define FX3D(NAME, T, MADD)                                                   \
+#define FX3D(NAME, T, LD, ST, MADD)                                           \
 __kernel void NAME(__global T *fi, __global const uchar *flags,               \
                    uint sx, uint sy, uint sz, uint t, uint iters,             \
                    float omega)                                               \
@@ -119,9 +119,10 @@ __kernel void NAME(__global T *fi, __global const uchar *flags,               \
         (void)j2; (void)j4; (void)j6; (void)j8; (void)j10; (void)j12;         \
         (void)j14; (void)j16; (void)j18;                                      \
         /* esoteric-pull streaming, loads */                                  \
-        float f0 = (float)fi[j0];                                             \
-        LOAD(1, 2) LOAD(3, 4) LOAD(5, 6) LOAD(7, 8) LOAD(9, 10)               \
-        LOAD(11, 12) LOAD(13, 14) LOAD(15, 16) LOAD(17, 18)                   \
+        float f0 = LD(fi, j0);                                                \
+        LOAD(LD, 1, 2) LOAD(LD, 3, 4) LOAD(LD, 5, 6) LOAD(LD, 7, 8)           \
+        LOAD(LD, 9, 10) LOAD(LD, 11, 12) LOAD(LD, 13, 14) LOAD(LD, 15, 16)    \
+        LOAD(LD, 17, 18)                                                      \
         /* density and velocity */                                            \
         const float rho = f0 + f1 + f2 + f3 + f4 + f5 + f6 + f7 + f8 + f9     \
             + f10 + f11 + f12 + f13 + f14 + f15 + f16 + f17 + f18;            \
@@ -151,16 +152,25 @@ __kernel void NAME(__global T *fi, __global const uchar *flags,               \
         SRT(MADD, 14) SRT(MADD, 15) SRT(MADD, 16) SRT(MADD, 17)               \
         SRT(MADD, 18)                                                         \
         /* esoteric-pull streaming, stores into the slots read */             \
-        fi[j0] = (T)f0;                                                       \
-        STORE(T, 1, 2) STORE(T, 3, 4) STORE(T, 5, 6) STORE(T, 7, 8)           \
-        STORE(T, 9, 10)                                                       \
-        STORE(T, 11, 12) STORE(T, 13, 14) STORE(T, 15, 16) STORE(T, 17, 18)   \
+        ST(fi, j0, f0);                                                       \
+        STORE(ST, 1, 2) STORE(ST, 3, 4) STORE(ST, 5, 6) STORE(ST, 7, 8)       \
+        STORE(ST, 9, 10)                                                      \
+        STORE(ST, 11, 12) STORE(ST, 13, 14) STORE(ST, 15, 16)                 \
+        STORE(ST, 17, 18)                                                     \
     }                                                                         \
 }
 
 #define FMA(a, b, c) fma(a, b, c)
 #define MAD(a, b, c) mad(a, b, c)
 
-FX3D(fx_fma, float, FMA)
-FX3D(fx_mad, float, MAD)
-FX3D(fx_fp16s, half, FMA)
+/* FP32 storage is read and written as is. FP16 storage (FluidX3D's FP16S)
+   keeps each value scaled by 2^15 to use the half range (FluidX3D's load
+   and store macros): a conversion and a multiply per load and per store. */
+#define LD32(p, o) ((p)[o])
+#define ST32(p, o, x) ((p)[o] = (x))
+#define LD16(p, o) (vload_half((o), (p)) * 3.0517578E-5f)
+#define ST16(p, o, x) vstore_half_rte((x) * 32768.0f, (o), (p))
+
+FX3D(fx_fma, float, LD32, ST32, FMA)
+FX3D(fx_mad, float, LD32, ST32, MAD)
+FX3D(fx_fp16s, half, LD16, ST16, FMA)
