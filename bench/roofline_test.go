@@ -47,7 +47,7 @@ var rooflineGaps = map[string]string{
 	// The loop's address arithmetic shares the issue port with the
 	// samples (timing.md, Known doubts: seed 000 measured 26 B per core
 	// cycle against the unit's 32).
-	"mali-g52 bw_texture": "address arithmetic shares the issue port",
+	"mali-g52 bw_texture":       "address arithmetic shares the issue port",
 	"powervr-gx6250 bw_texture": "address arithmetic shares the issue port",
 	// Midgard issues the loop's integer address arithmetic one scalar at a
 	// time: the float4 loads are compute bound before L1 or L2 is busy.
