@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"os"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -181,5 +182,45 @@ func TestImages(t *testing.T) {
 	}
 	if Image1D.String() != "1D" || ImageBuffer.String() != "Buffer" {
 		t.Errorf("dims %s, %s", Image1D, ImageBuffer)
+	}
+}
+
+// A kernel's Occupancy is the residency its launches get: the same as a
+// prepared launch's, and fewer work-items resident with local memory than
+// without on a GPU that keeps one such work-group a core.
+func TestKernelOccupancy(t *testing.T) {
+	g, err := arch.Lookup("mali-g52")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dev := Open(g)
+	spv, err := os.ReadFile("testdata/kernels/async.spv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, err := dev.Load(spv, "copy_free", LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	buf := dev.Alloc(4*4096, "data")
+	plan, err := dev.Prepare(k, NDRange{Dims: 1, Global: [3]int{4096, 1, 1}, Local: [3]int{64, 1, 1}}, []Arg{BufferArg(buf), BufferArg(buf)}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer plan.Close()
+	occ, err := k.Occupancy(g, 64, k.LocalBytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(occ, plan.Occupancy) {
+		t.Errorf("Occupancy %+v, a prepared launch's %+v", occ, plan.Occupancy)
+	}
+	// The G52 keeps one work-group with local memory a core.
+	none, err := k.Occupancy(g, 64, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if occ.ResidentThreads != g.Cores*64 || none.ResidentThreads <= occ.ResidentThreads {
+		t.Errorf("%d resident threads with %d B of local memory, %d without", occ.ResidentThreads, k.LocalBytes(), none.ResidentThreads)
 	}
 }

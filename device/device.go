@@ -222,8 +222,7 @@ func (d *Device) Prepare(k *Kernel, nd NDRange, args []Arg, opt Options) (*Plan,
 		return nil, &LaunchError{fmt.Sprintf("kernel %s uses %d bytes of local memory per work-group; %s allows %d", k.Name, local, g.ID, lim)}
 	}
 	wgSize := nd.Local[0] * nd.Local[1] * nd.Local[2]
-	q := arch.OccupancyQuery{Regs: min(k.Regs, g.MaxRegistersPerThread), LocalBytes: local, WorkgroupSize: wgSize,
-		Barrier: p.UsesBarrier, SizeFixedAtCompile: p.LocalSizeFixed}
+	q := k.occupancyQuery(g, wgSize, local)
 	occ, err := g.Occupancy(q)
 	if err != nil {
 		return nil, &LaunchError{fmt.Sprintf("kernel %s cannot run on %s: %v", k.Name, g.ID, err)}

@@ -95,6 +95,19 @@ func (k *Kernel) MaxWorkgroupSize(g *arch.GPU, localArgs int) (size, multiple in
 	return 0, g.WarpSizes[0]
 }
 
+// Occupancy is how work-groups of wgSize work-items of k reside on g with
+// localBytes of __local memory each (the kernel's own and its __local
+// arguments'): the residency a launch gets.
+func (k *Kernel) Occupancy(g *arch.GPU, wgSize, localBytes int) (arch.Occupancy, error) {
+	return g.Occupancy(k.occupancyQuery(g, wgSize, localBytes))
+}
+
+func (k *Kernel) occupancyQuery(g *arch.GPU, wgSize, localBytes int) arch.OccupancyQuery {
+	p := k.program()
+	return arch.OccupancyQuery{Regs: min(k.Regs, g.MaxRegistersPerThread), LocalBytes: localBytes,
+		WorkgroupSize: wgSize, Barrier: p.UsesBarrier, SizeFixedAtCompile: p.LocalSizeFixed}
+}
+
 // ParamKind is what a parameter takes.
 type ParamKind uint8
 
