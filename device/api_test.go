@@ -189,19 +189,9 @@ func TestImages(t *testing.T) {
 // prepared launch's, and fewer work-items resident with local memory than
 // without on a GPU that keeps one such work-group a core.
 func TestKernelOccupancy(t *testing.T) {
-	g, err := arch.Lookup("mali-g52")
-	if err != nil {
-		t.Fatal(err)
-	}
+	g, _ := arch.Lookup("mali-g52")
 	dev := Open(g)
-	spv, err := os.ReadFile("testdata/kernels/async.spv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	k, err := dev.Load(spv, "copy_free", LoadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	k := loadTestEntry(t, dev, "async.spv", "copy_free")
 	buf := dev.Alloc(4*4096, "data")
 	plan, err := dev.Prepare(k, NDRange{Dims: 1, Global: [3]int{4096, 1, 1}, Local: [3]int{64, 1, 1}}, []Arg{BufferArg(buf), BufferArg(buf)}, Options{})
 	if err != nil {
