@@ -38,6 +38,17 @@ func (g *GPU) IssueCycles(class string, warpWidth, components int) (pipes []stri
 	return op.Pipes, groups * math.Max(1, ceilTol(float64(warpWidth)/perCycle))
 }
 
+// PassLanes is the width of the passes a warp of warpWidth lanes runs its
+// ALU instructions in, where the GPU skips a pass whose lanes are all
+// inactive (execution.skips_idle_passes); 0 where none can be skipped
+// (no such GPU, or a warp no wider than an engine).
+func (g *GPU) PassLanes(warpWidth int) int {
+	if l := g.LanesPerEngine; g.Execution.SkipsIdlePasses && l > 0 && warpWidth > l {
+		return l
+	}
+	return 0
+}
+
 // ceilTol rounds up, ignoring floating-point noise just above an integer.
 func ceilTol(x float64) float64 {
 	r := math.Round(x)

@@ -45,6 +45,7 @@ func (m Mask) Runs(width, n int) int {
 	}
 	return runs
 }
+
 func firstLanes(n int) (m Mask) {
 	for l := 0; l < n; l++ {
 		m.Set(l)

@@ -147,8 +147,8 @@ func (l *lowerer) classCost(class string, comps int) (costVal, error) {
 // wave128 FP32 operation on a 64-wide partition, not its double-rate
 // FP16), or is a sequence of such instructions (cycles_per_warp).
 func (l *lowerer) inPasses(class int16) bool {
-	lanes := l.g.LanesPerEngine
-	if !l.g.Execution.SkipsIdlePasses || lanes <= 0 || l.w <= lanes || int(class) >= len(ClassNames) {
+	lanes := l.g.PassLanes(l.w)
+	if lanes == 0 || int(class) >= len(ClassNames) {
 		return false
 	}
 	op, ok := l.g.Op(ClassNames[class])

@@ -152,9 +152,7 @@ func (e *Engine) addKernel(k *Kernel, p *isa.Program, occ arch.Occupancy) error 
 	}
 	k.prog, k.occ = p, occ
 	k.plans = makePlans(p)
-	if l := e.g.LanesPerEngine; e.g.Execution.SkipsIdlePasses && l > 0 && p.WarpWidth > l {
-		k.passLanes = l
-	}
+	k.passLanes = e.g.PassLanes(p.WarpWidth)
 	for _, o := range e.kernels {
 		// Programs follow each other in code memory, line-aligned.
 		k.codeBase = max(k.codeBase, o.codeBase+int32(o.prog.CodeBytes+255)&^255)
