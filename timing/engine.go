@@ -635,6 +635,7 @@ func (e *Engine) memOp(w *warpState, pc int32, t float64) {
 		}
 		r := &e.req
 		r.Core, r.Space, r.Group = w.wg.core.id, a.Space, w.wg.slot
+		r.Window = w.k.window(a.Space, w.wg.core.id, w.wg.slot)
 		r.Addrs = tr.Addrs[a.Start : a.Start+a.N]
 		r.Bytes, r.Lanes = a.Bytes, a.N
 		r.Burst = a.Bulk && w.k.burstCopy
@@ -752,7 +753,8 @@ func (e *Engine) itemCopy(w *warpState, pc int32, t float64) {
 		}
 		q := &e.req
 		*q = mem.Request{Core: w.wg.core.id, Space: acc[0].Space, Kind: kind, Addrs: e.copyAddrs,
-			Bytes: acc[0].Bytes, Lanes: len(e.copyAddrs), Group: w.wg.slot, Stream: mem.StreamData}
+			Bytes: acc[0].Bytes, Lanes: len(e.copyAddrs), Group: w.wg.slot, Stream: mem.StreamData,
+			Window: w.k.window(acc[0].Space, w.wg.core.id, w.wg.slot)}
 		res := e.mem.Access(at, q)
 		if e.tr != nil {
 			e.tr.request(at, res.Done)

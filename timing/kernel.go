@@ -47,6 +47,7 @@ type Kernel struct {
 	next, total int      // units (work-groups, or packed warps: d.Tasks)
 	groupsDone  int      // work-groups finished
 	freeSlot    [][]bool // per core: the dispatch's work-group slots (local memory windows)
+	win         windows  // where its local and spill areas sit (windows.go)
 
 	// A shader.
 	src     Source
@@ -208,7 +209,16 @@ func (e *Engine) AddCompute(d *emu.Dispatch, p *isa.Program, occ arch.Occupancy)
 		k.copyBurst = g.Rogue.BurstBytes
 		k.instIssue = float64(max(1, (d.Width+g.LanesPerEngine-1)/g.LanesPerEngine))
 	}
-	return k, e.addKernel(k, p, occ)
+	if err := e.addKernel(k, p, occ); err != nil {
+		return k, err
+	}
+	// A packed task is one warp holding pack work-groups' local spans.
+	warps, local := d.WarpsPerGroup(), d.LocalBytes()
+	if pack > 1 {
+		warps, local = 1, pack*((local+15)&^15)
+	}
+	e.layWindows(k, perCore, warps, local)
+	return k, nil
 }
 
 // AddShader adds a graphics shader of program p whose warps src hands
@@ -217,7 +227,13 @@ func (e *Engine) AddShader(name string, p *isa.Program, occ arch.Occupancy, src 
 	k := &Kernel{Name: name, src: src, pending: make([]bool, len(e.cores))}
 	k.share = 1 / float64(max(occ.ResidentWarpsPerCore, 1))
 	k.maxGPU = math.MaxInt
-	return k, e.addKernel(k, p, occ)
+	if err := e.addKernel(k, p, occ); err != nil {
+		return k, err
+	}
+	// A shader warp's scratch is its resident-warp place on the core
+	// (place): one slot of every place.
+	e.layWindows(k, 1, max(e.g.MaxWarpsPerEngine*e.g.EnginesPerCore, 1), 0)
+	return k, nil
 }
 
 // Wake tells the engine a shader kernel has new work for core c (every

@@ -15,10 +15,9 @@ type spillCounts struct {
 
 // spillOp sends a spill store or reload (isa.SpillMsg) through the memory
 // hierarchy as a private-memory access: its addresses are the active lanes'
-// places in the warp's scratch area, which sits in its work-group's private
-// window (mem: per core and work-group slot) after the areas of the
-// work-group's earlier warps, so that a warp's accesses to one run are
-// contiguous. A reload's slots are ready when its data is back; a store
+// places in the warp's scratch area, which sits in its work-group slot's
+// private area (windows.go) after the areas of the work-group's earlier
+// warps, so that a warp's accesses to one run are contiguous. A reload's slots are ready when its data is back; a store
 // only has to complete before the warp ends.
 func (e *Engine) spillOp(w *warpState, m *isa.SpillMsg, t float64) {
 	k := w.k
@@ -37,7 +36,8 @@ func (e *Engine) spillOp(w *warpState, m *isa.SpillMsg, t float64) {
 	}
 	r := &e.req
 	*r = mem.Request{Core: w.wg.core.id, Space: ir.SpacePrivate, Kind: mem.Load, Addrs: e.spillAddrs,
-		Bytes: int(m.Bytes), Lanes: lanes, Group: w.wg.slot, Stream: mem.StreamData}
+		Bytes: int(m.Bytes), Lanes: lanes, Group: w.wg.slot, Stream: mem.StreamData,
+		Window: k.window(ir.SpacePrivate, w.wg.core.id, w.wg.slot)}
 	bytes := float64(lanes) * float64(m.Bytes)
 	if m.Store {
 		r.Kind = mem.Store

@@ -147,8 +147,8 @@ func TestMaliLocalMemoryThroughL1(t *testing.T) {
 	if d := h.Access(at, r).Done - at; d != float64(g.L1.LatencyCycles) {
 		t.Errorf("local load latency %.1f, want the L1's %d", d, g.L1.LatencyCycles)
 	}
-	// Another work-group's local memory is another region: a miss.
-	r.Group = 1
+	// Another work-group slot's local memory is another area: a miss.
+	r.Group, r.Window = 1, uint64(size)
 	if res := h.Access(at, r); res.Cause == L1Hit {
 		t.Errorf("group 1 hit group 0's local line")
 	}

@@ -6,26 +6,23 @@ package mem
 
 import "math"
 
-// Private address regions for local memory that lives in ordinary memory
-// (Mali) and for private memory: far above the executor's device virtual
-// addresses (which start at 64 GiB), one 4 GiB window per (core, group).
+// Address regions for local memory that lives in ordinary memory (Mali) and
+// for private (spill) memory: far above the executor's device virtual
+// addresses (which start at 64 GiB). The engine lays each slot's area out in
+// its region (Request.Window).
 const (
 	localRegion   = uint64(1) << 60
 	privateRegion = uint64(2) << 60
-	coreShift     = 40
-	groupShift    = 32
-	offsetMask    = uint64(1)<<groupShift - 1
 )
 
-// private moves work-group offsets into the (core, group) window of a region
-// of ordinary memory: Mali local memory is plain memory behind the
-// load/store cache (seed 000 §Memory Pipeline). Groups beyond 255 share
-// windows.
+// private moves a work-group slot's offsets into its area of a region of
+// ordinary memory: Mali local memory is plain memory behind the load/store
+// cache (seed 000 §Memory Pipeline).
 func (h *Hierarchy) private(region uint64, r *Request) []uint64 {
-	base := region | uint64(r.Core)<<coreShift | uint64(r.Group&0xff)<<groupShift
+	base := region + r.Window
 	h.remap = h.remap[:0]
 	for _, a := range r.Addrs {
-		h.remap = append(h.remap, base|a&offsetMask)
+		h.remap = append(h.remap, base+a)
 	}
 	return h.remap
 }

@@ -6,20 +6,18 @@ import (
 	"github.com/pocketgpu/pocketgpu/ir"
 )
 
-// Mali local memory is ordinary memory in a window per (core, group slot):
-// offsets keep their low 32 bits; slots beyond 255 share windows.
+// Mali local memory and spill scratch are ordinary memory: a slot's offsets
+// land at its area (Request.Window) in the space's region, and the two
+// regions are apart.
 func TestLocalPrivateWindows(t *testing.T) {
 	h := unitHierarchy(t)
-	got := h.private(localRegion, &Request{Core: 1, Group: 3, Addrs: []uint64{0x10, 0x1_0000_0020}})
-	want := []uint64{1<<60 | 1<<40 | 3<<32 | 0x10, 1<<60 | 1<<40 | 3<<32 | 0x20}
+	got := h.private(localRegion, &Request{Core: 1, Group: 3, Window: 0x3000, Addrs: []uint64{0x10, 0x120}})
+	want := []uint64{1<<60 + 0x3010, 1<<60 + 0x3120}
 	if got[0] != want[0] || got[1] != want[1] {
-		t.Errorf("core 1 group 3: %#x, want %#x", got, want)
+		t.Errorf("window 0x3000: %#x, want %#x", got, want)
 	}
-	if a := h.private(localRegion, &Request{Core: 1, Group: 259, Addrs: []uint64{0x10}})[0]; a != want[0] {
-		t.Errorf("group 259: %#x, want group 3's window %#x", a, want[0])
-	}
-	if a := h.private(privateRegion, &Request{Core: 1, Group: 3, Addrs: []uint64{0x10}})[0]; a == want[0] {
-		t.Error("private memory shares local memory's window")
+	if a := h.private(privateRegion, &Request{Core: 1, Group: 3, Window: 0x3000, Addrs: []uint64{0x10}})[0]; a == want[0] {
+		t.Error("private memory shares local memory's region")
 	}
 }
 

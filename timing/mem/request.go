@@ -47,7 +47,11 @@ type Request struct {
 	Addrs []uint64 // one address per active lane, lane order (texture: the texel addresses, up to 4 per lane)
 	Bytes int      // bytes per lane (texture: bytes per texel)
 	Lanes int      // active lanes (texture: samples)
-	Group int      // work-group slot on the core (local memory instances / per-core local regions)
+	Group int      // work-group slot on the core
+	// Window is where the work-group slot's area of local memory kept in
+	// ordinary memory (Mali), or of spill scratch (private), starts in its
+	// space's region: Addrs of those spaces are offsets into the area.
+	Window uint64
 	// Stream says what the data is for (0, StreamData, for kernels; the
 	// renderer tags geometry, binning, texture and framebuffer traffic) so
 	// that DRAM bytes can be split by stream.
