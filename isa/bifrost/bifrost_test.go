@@ -261,3 +261,29 @@ func tupleLayout(t testing.TB, p *ir.Program, g *arch.GPU) [][][]string {
 	isatest.LowerGPU(t, p, g, 0)
 	return out
 }
+
+// A result still in a temporary is used before it has to be read back
+// through a port: eight adds of a uniform, then each sum added to the next
+// (the last to the first ring sum). Taken in program order, a ring add
+// reads two sums written tuples before, and with the previous tuple's two
+// writes taking the read/write port a tuple has room for one such add
+// only; taking a ring add as soon as its sums are temporaries fills both
+// slots: 16 adds and the branch in 9 tuples (10 in program order).
+func TestBifrostTemporariesBeforePorts(t *testing.T) {
+	b := isatest.NewProg(64).Arg(8)
+	for i := int32(0); i < 8; i++ {
+		b.Op(ir.OpIAddU32, 10+i, 1, i, 8)
+	}
+	for i := int32(0); i < 7; i++ {
+		b.Op(ir.OpIAddU32, 20+i, 1, 10+i, 11+i)
+	}
+	b.Op(ir.OpIAddU32, 27, 1, 17, 20)
+	lp := isatest.Lower(t, b.P, "mali-g52", 0)
+	tuples := 0
+	for _, s := range shapes(lp, 0) {
+		tuples += int(s.tuples)
+	}
+	if tuples != 9 {
+		t.Errorf("16 adds and the branch: %d tuples %+v, want 9", tuples, shapes(lp, 0))
+	}
+}

@@ -226,8 +226,11 @@ func (s *bifrostSched) anyPlacedAt(t int) bool {
 
 // pick chooses the ready operation to put in pipe p's slot of tuple t: ALU
 // operations (alu) or messages and the terminator (!alu). Among ALU
-// operations, one that only this pipe can run goes first; then the highest
-// priority, then program order.
+// operations, one that only this pipe can run goes first; then one that
+// reads no register through a port (its operands are temporaries, the
+// tuple's FMA result or the uniform port), as a compiler uses a result
+// while it is still in a temporary, which leaves the ports to the other
+// slot; then the highest priority, then program order.
 func (s *bifrostSched) pick(t, p int, alu bool) int32 {
 	if s.busyAt(t, p) {
 		return -1
@@ -236,6 +239,11 @@ func (s *bifrostSched) pick(t, p int, alu bool) int32 {
 	better := func(a, b int32) bool {
 		if b < 0 {
 			return true
+		}
+		if alu {
+			if fa, fb := s.portFree(a, t), s.portFree(b, t); fa != fb {
+				return fa
+			}
 		}
 		if s.prio[a] != s.prio[b] {
 			return s.prio[a] > s.prio[b]
@@ -362,6 +370,21 @@ func (s *bifrostSched) portsOK(m int32, t int) bool {
 	}
 	count(m)
 	return words <= limit
+}
+
+// portFree reports whether m, placed in tuple t, would read no register
+// through a port.
+func (s *bifrostSched) portFree(m int32, t int) bool {
+	for k, r := range s.ops[m].Reads {
+		if r.From != isa.FromReg || r.Words == 0 {
+			continue
+		}
+		if pr := s.prod[m][k]; pr >= 0 && s.clause[pr] == s.cur && (int(s.last[pr]) == t-1 || int(s.last[pr]) == t) {
+			continue
+		}
+		return false
+	}
+	return true
 }
 
 // uniformOK checks the uniform/constant port of tuple t with m added: one
