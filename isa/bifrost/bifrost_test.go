@@ -287,3 +287,34 @@ func TestBifrostTemporariesBeforePorts(t *testing.T) {
 		t.Errorf("16 adds and the branch: %d tuples %+v, want 9", tuples, shapes(lp, 0))
 	}
 }
+
+// A tuple's two slots are filled together: where the FMA slot's first
+// choice leaves no operation the FADD slot's ports allow, another FMA
+// operation that does is taken. Eight accumulators, each added to the next
+// (the last to the new first) for eight rounds: 64 adds and the branch.
+func TestBifrostPairsTheSlots(t *testing.T) {
+	b := isatest.NewProg(256)
+	cur := [8]int32{0, 1, 2, 3, 4, 5, 6, 7}
+	next := int32(8)
+	for range 8 {
+		var nw [8]int32
+		for i := range 8 {
+			other := cur[(i+1)%8]
+			if i == 7 {
+				other = nw[0]
+			}
+			nw[i] = next
+			b.Op(ir.OpIAddU32, next, 1, cur[i], other)
+			next++
+		}
+		cur = nw
+	}
+	lp := isatest.Lower(t, b.P, "mali-g52", 0)
+	tuples := 0
+	for _, s := range shapes(lp, 0) {
+		tuples += int(s.tuples)
+	}
+	if tuples > 33 {
+		t.Errorf("64 ring adds and the branch: %d tuples %+v, want 33, every slot but one filled (35 filling the FMA slot first)", tuples, shapes(lp, 0))
+	}
+}

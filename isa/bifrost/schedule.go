@@ -35,6 +35,7 @@ package bifrost
 // packed into quadwords less their format tags.
 
 import (
+	"slices"
 	"sort"
 
 	"github.com/pocketgpu/pocketgpu/isa"
@@ -105,13 +106,7 @@ func schedule(bc *isa.BlockCode) []isa.Group {
 				}
 				continue
 			}
-			placedALU := false
-			for p := 0; p < s.npipes; p++ {
-				if m := s.pick(t, p, true); m >= 0 {
-					s.place(m, t, p)
-					placedALU = true
-				}
-			}
+			placedALU := s.fillALU(t)
 			if !s.busyAt(t, msgSlot) {
 				// Messages wait until the clause cannot grow; the
 				// terminator goes as soon as it is ready.
@@ -413,6 +408,101 @@ func (s *bifrostSched) uniformOK(m int32, t int) bool {
 	}
 	count(m)
 	return (args == 0 || consts == 0) && args <= port && consts <= port
+}
+
+// fillALU fills tuple t's ALU slots, pipe by pipe, each with pick's
+// choice. Where that leaves the last pipe empty, it tries the other
+// operations the first pipe could take, in pick's order, and keeps the
+// first that lets the last pipe be filled too: a compiler pairs the two
+// slots of a tuple rather than filling the first blindly. It reports
+// whether any ALU operation was placed.
+func (s *bifrostSched) fillALU(t int) bool {
+	placed := false
+	var first int32 = -1
+	for p := 0; p < s.npipes; p++ {
+		if m := s.pick(t, p, true); m >= 0 {
+			s.place(m, t, p)
+			placed = true
+			if p == 0 {
+				first = m
+			}
+		}
+	}
+	last := s.npipes - 1
+	if first < 0 || s.npipes != 2 || s.busyAt(t, last) {
+		return placed
+	}
+	// The last pipe stayed empty: try the first pipe's alternatives.
+	tried := []int32{first}
+	s.unplace(first)
+	for {
+		m := s.pickExcept(t, 0, tried)
+		if m < 0 {
+			break
+		}
+		s.place(m, t, 0)
+		if q := s.pick(t, last, true); q >= 0 {
+			s.place(q, t, last)
+			return true
+		}
+		s.unplace(m)
+		tried = append(tried, m)
+	}
+	s.place(first, t, 0)
+	return true
+}
+
+// pickExcept is pick for pipe p of tuple t, leaving out the operations in
+// skip.
+func (s *bifrostSched) pickExcept(t, p int, skip []int32) int32 {
+	saved := s.ready
+	kept := make([]int32, 0, len(saved))
+	for _, m := range saved {
+		if !slices.Contains(skip, m) {
+			kept = append(kept, m)
+		}
+	}
+	s.ready = kept
+	m := s.pick(t, p, true)
+	s.ready = saved
+	return m
+}
+
+// unplace takes back the last place(m, ...): its slot, its clause and the
+// readiness it gave its successors.
+func (s *bifrostSched) unplace(m int32) {
+	k := 1
+	if s.ops[m].Kind == isa.OpALU {
+		k = isa.CeilCycles(s.ops[m].Cost)
+	}
+	for j := int(s.first[m]); j < int(s.first[m])+k; j++ {
+		s.busy[j][s.slot[m]] = false
+	}
+	for len(s.busy) > 0 && !slices.Contains(s.busy[len(s.busy)-1], true) && len(s.busy) > s.tuplesWithout(m) {
+		s.busy = s.busy[:len(s.busy)-1]
+	}
+	s.members = s.members[:len(s.members)-1]
+	s.clause[m] = -1
+	for _, q := range s.succs[m] {
+		if s.npred[q] == 0 {
+			if i := slices.Index(s.ready, q); i >= 0 {
+				s.ready = append(s.ready[:i], s.ready[i+1:]...)
+			}
+		}
+		s.npred[q]++
+	}
+	s.ready = append(s.ready, m)
+}
+
+// tuplesWithout is the clause's tuple count without member m.
+func (s *bifrostSched) tuplesWithout(m int32) int {
+	T := 0
+	for _, q := range s.members {
+		if q != m {
+			T = max(T, int(s.last[q])+1)
+		}
+	}
+	return T
 }
 
 func (s *bifrostSched) place(m int32, t, p int) {
