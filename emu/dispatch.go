@@ -207,6 +207,10 @@ func (d *Dispatch) Packed() int { return d.pack }
 // LocalBytes is the local memory a work-group uses.
 func (d *Dispatch) LocalBytes() int { return d.localBytes }
 
+// TaskLocalBytes is the local memory one task holds: its work-groups'
+// local memories, Packed() of them a local span apart.
+func (d *Dispatch) TaskLocalBytes() int { return d.pack * d.localSpan }
+
 // WorkGroup is a work-group's warps and local memory: the unit the
 // engine places on a core. With packing (Dispatch.Pack) it is one warp
 // holding Groups consecutive work-groups, from work-group Index (ID) on,

@@ -212,12 +212,12 @@ func (e *Engine) AddCompute(d *emu.Dispatch, p *isa.Program, occ arch.Occupancy)
 	if err := e.addKernel(k, p, occ); err != nil {
 		return k, err
 	}
-	// A packed task is one warp holding pack work-groups' local spans.
-	warps, local := d.WarpsPerGroup(), d.LocalBytes()
+	// A packed task is one warp.
+	warps := d.WarpsPerGroup()
 	if pack > 1 {
-		warps, local = 1, pack*((local+15)&^15)
+		warps = 1
 	}
-	e.layWindows(k, perCore, warps, local)
+	e.layWindows(k, perCore, warps, d.TaskLocalBytes())
 	return k, nil
 }
 

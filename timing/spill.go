@@ -17,8 +17,9 @@ type spillCounts struct {
 // hierarchy as a private-memory access: its addresses are the active lanes'
 // places in the warp's scratch area, which sits in its work-group slot's
 // private area (windows.go) after the areas of the work-group's earlier
-// warps, so that a warp's accesses to one run are contiguous. A reload's slots are ready when its data is back; a store
-// only has to complete before the warp ends.
+// warps, so that a warp's accesses to one run are contiguous. A reload's
+// slots are ready when its data is back; a store only has to complete
+// before the warp ends.
 func (e *Engine) spillOp(w *warpState, m *isa.SpillMsg, t float64) {
 	k := w.k
 	width := max(k.prog.WarpWidth, 1)

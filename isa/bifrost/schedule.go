@@ -351,7 +351,7 @@ func (s *bifrostSched) portsOK(m int32, t int) bool {
 			if r.From != isa.FromReg || r.Words == 0 || seen[r.Slot] {
 				continue
 			}
-			if pr := s.prod[q][k]; pr >= 0 && s.clause[pr] == s.cur && (int(s.last[pr]) == t-1 || int(s.last[pr]) == t) {
+			if s.temporary(q, k, t) {
 				continue // a temporary from the previous tuple, or the FMA result
 			}
 			seen[r.Slot] = true
@@ -374,12 +374,19 @@ func (s *bifrostSched) portFree(m int32, t int) bool {
 		if r.From != isa.FromReg || r.Words == 0 {
 			continue
 		}
-		if pr := s.prod[m][k]; pr >= 0 && s.clause[pr] == s.cur && (int(s.last[pr]) == t-1 || int(s.last[pr]) == t) {
-			continue
+		if !s.temporary(m, k, t) {
+			return false
 		}
-		return false
 	}
 	return true
+}
+
+// temporary reports whether operand k of m, placed in tuple t, comes
+// without a register port: from the previous tuple of the clause (a
+// temporary) or from the same tuple's FMA result.
+func (s *bifrostSched) temporary(m int32, k, t int) bool {
+	pr := s.prod[m][k]
+	return pr >= 0 && s.clause[pr] == s.cur && (int(s.last[pr]) == t-1 || int(s.last[pr]) == t)
 }
 
 // uniformOK checks the uniform/constant port of tuple t with m added: one
@@ -478,9 +485,6 @@ func (s *bifrostSched) unplace(m int32) {
 	for j := int(s.first[m]); j < int(s.first[m])+k; j++ {
 		s.busy[j][s.slot[m]] = false
 	}
-	for len(s.busy) > 0 && !slices.Contains(s.busy[len(s.busy)-1], true) && len(s.busy) > s.tuplesWithout(m) {
-		s.busy = s.busy[:len(s.busy)-1]
-	}
 	s.members = s.members[:len(s.members)-1]
 	s.clause[m] = -1
 	for _, q := range s.succs[m] {
@@ -492,17 +496,6 @@ func (s *bifrostSched) unplace(m int32) {
 		s.npred[q]++
 	}
 	s.ready = append(s.ready, m)
-}
-
-// tuplesWithout is the clause's tuple count without member m.
-func (s *bifrostSched) tuplesWithout(m int32) int {
-	T := 0
-	for _, q := range s.members {
-		if q != m {
-			T = max(T, int(s.last[q])+1)
-		}
-	}
-	return T
 }
 
 func (s *bifrostSched) place(m int32, t, p int) {
