@@ -8,6 +8,8 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/pocketgpu/pocketgpu/internal/hostprof"
 )
 
 func main() {
@@ -21,7 +23,11 @@ func main() {
 		cancel(errInterrupted)
 		<-sig
 		fmt.Fprintln(os.Stderr, "pocketgpu: interrupted twice; exiting without results")
+		hostprof.Stop()
 		os.Exit(exitInterrupted)
 	}()
-	os.Exit(executeContext(ctx, os.Args[1:], os.Stdout, os.Stderr))
+	stopProfile := hostprof.Start()
+	code := executeContext(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stopProfile()
+	os.Exit(code)
 }
