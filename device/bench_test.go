@@ -101,12 +101,13 @@ func BenchmarkTiming(b *testing.B) {
 		}
 		for _, bc := range timingBenchCases(true) {
 			b.Run(gpu+"/"+bc.name, func(b *testing.B) {
-				run := setupKernel(b, g, bc.file, bc.global, bc.local, bc.args...)
+				// Every iteration in detail: repeats would reuse the first's figures.
+				run := setupKernelWith(b, g, bc.file, bc.global, bc.local, bc.args...)
 				var insts, threadInsts float64
 				b.ResetTimer()
 				cpu0 := cpuSeconds()
 				for i := 0; i < b.N; i++ {
-					r := run()
+					r := run(Options{Detail: DetailFull})
 					insts += r.Timing.Counters.Value("warp_instructions")
 					threadInsts += float64(r.Stats.ThreadInsts)
 				}

@@ -27,6 +27,7 @@ type Device struct {
 
 	gmem *emu.Memory
 	hier *mem.Hierarchy
+	memo launchMemo // timed launches, for reuse (reuse.go)
 }
 
 // Open returns a device for g.
@@ -124,6 +125,9 @@ type Options struct {
 	// --trace`): engines' issue, residency, memory counters. The run starts
 	// at Trace.Now and leaves it at its end.
 	Trace *trace.Trace
+	// Detail is how much of a timed launch runs in detail (DetailAuto:
+	// repeats of a launch reuse its figures; DetailFull: none do).
+	Detail Detail
 }
 
 // Progress is how far a run has got.

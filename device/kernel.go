@@ -26,6 +26,9 @@ type Kernel struct {
 
 	prog   *emu.Program
 	params []Param
+	// ident is the module, entry point and specialization: two kernels
+	// loaded alike are the same kernel to the launch memo (reuse.go).
+	ident hash128
 }
 
 // Load decodes SPIR-V and builds one entry point ("" if there is one).
@@ -39,11 +42,30 @@ func (d *Device) Load(spv []byte, entry string, opt LoadOptions) (*Kernel, error
 		return nil, err
 	}
 	p := ep.Program
-	k := &Kernel{prog: ep, Regs: p.Registers(), Name: p.Entry}
+	k := &Kernel{prog: ep, Regs: p.Registers(), Name: p.Entry, ident: kernelIdent(spv, p.Entry, opt)}
 	for _, par := range p.Params {
 		k.params = append(k.params, paramOf(par))
 	}
 	return k, nil
+}
+
+// kernelIdent hashes what Load made the kernel from.
+func kernelIdent(spv []byte, entry string, opt LoadOptions) hash128 {
+	x := newHasher()
+	x.write(spv)
+	x.u64(uint64(len(entry)))
+	x.write([]byte(entry))
+	ids := make([]uint32, 0, len(opt.Spec))
+	for id := range opt.Spec {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	for _, id := range ids {
+		x.u64(uint64(id))
+		x.u64(uint64(len(opt.Spec[id])))
+		x.write([]byte(opt.Spec[id]))
+	}
+	return x.sum()
 }
 
 // EntryPoints lists a SPIR-V module's entry points in the module's order.

@@ -125,7 +125,7 @@ func BenchmarkTimingTrace(b *testing.B) {
 				b.ResetTimer()
 				for i := 0; i < b.N; i++ {
 					c0 := cpuSeconds()
-					run(Options{})
+					run(Options{Detail: DetailFull})
 					c1 := cpuSeconds()
 					tr := trace.New(g.ID, trace.DefaultInterval)
 					run(Options{Trace: tr})
