@@ -28,7 +28,7 @@ type Kernel struct {
 	params []Param
 	// ident is the module, entry point and specialization: two kernels
 	// loaded alike are the same kernel to the launch memo (reuse.go).
-	ident hash128
+	ident hash64
 }
 
 // Load decodes SPIR-V and builds one entry point ("" if there is one).
@@ -50,7 +50,7 @@ func (d *Device) Load(spv []byte, entry string, opt LoadOptions) (*Kernel, error
 }
 
 // kernelIdent hashes what Load made the kernel from.
-func kernelIdent(spv []byte, entry string, opt LoadOptions) hash128 {
+func kernelIdent(spv []byte, entry string, opt LoadOptions) hash64 {
 	x := newHasher()
 	x.write(spv)
 	x.u64(uint64(len(entry)))

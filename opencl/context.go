@@ -106,6 +106,9 @@ type Queue struct {
 	// Functional runs kernels without the timing model: results only, no
 	// simulated time.
 	Functional bool
+	// Detail is how much of each timed kernel the simulator runs in
+	// detail (device.DetailAuto: a repeat of a launch reuses its figures).
+	Detail device.Detail
 	sim        *simDevice
 	state      *queueState
 	track      *trace.Track // the queue's commands on the trace, or nil

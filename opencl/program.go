@@ -218,11 +218,12 @@ func (q *Queue) NDRange(k *Kernel, dims int, global, local, offset []int) (*Even
 			return 0, nil
 		}
 		// Under the device's clock lock (Queue.execute): its trace is ours.
-		r, err := sim.dev.Time(dk, nd, devArgs, device.Options{Trace: q.Device.trace})
+		r, err := sim.dev.Time(dk, nd, devArgs, device.Options{Trace: q.Device.trace, Detail: q.Detail})
 		if err != nil {
 			return 0, launchError(err)
 		}
 		rec.Local = r.Local[:dims]
+		rec.Detail = r.Detail.Mode
 		rec.Cycles, rec.Counters = r.Timing.Cycles, r.Timing.Counters
 		return r.Timing.TimeNS, nil
 	})

@@ -25,6 +25,10 @@ type CommandRecord struct {
 	EndNS   uint64  `json:"end_ns"`
 	TimeNS  float64 `json:"time_ns"`
 	Cycles  float64 `json:"cycles,omitempty"`
+	// Detail says how a kernel's figures were made: "full" (simulated in
+	// detail) or "reused" (an identical earlier launch's, from the same
+	// cache state: exact).
+	Detail string `json:"detail,omitempty"`
 	// HostSeconds is the host time the simulation took.
 	HostSeconds float64 `json:"host_seconds"`
 	// Counters are a kernel's counters (engine and memory) or a

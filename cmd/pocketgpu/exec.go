@@ -11,6 +11,8 @@ import (
 	"syscall"
 
 	"github.com/spf13/cobra"
+
+	"github.com/pocketgpu/pocketgpu/device"
 )
 
 func init() { subcommands = append(subcommands, newExecCmd) }
@@ -23,6 +25,8 @@ type execOptions struct {
 	virtualClock bool
 	icdDir       string
 	trace        traceFlags
+	detail       device.Detail
+	detailSet    bool // --detail was given: it overrides POCKETGPU_DETAIL
 }
 
 func newExecCmd() *cobra.Command {
@@ -52,6 +56,7 @@ container, say), build the ICD with pocketgpu icd --out DIR and set:
                                        when the last context is released and
                                        when the program exits
   POCKETGPU_TRACE_INTERVAL=CYCLES      as --trace-interval (default 1000)
+  POCKETGPU_DETAIL=full                as --detail full
 
 --virtual-clock is for programs that time the GPU with the host's clock
 (gettimeofday, clock_gettime, std::chrono around an enqueue and clFinish): it
@@ -76,6 +81,7 @@ exec exits with the program's exit status.`,
 	f.BoolVar(&o.virtualClock, "virtual-clock", false, "make the program's clocks show simulated time while it waits for the device")
 	f.StringVar(&o.icdDir, "icd", "", "use the ICD pocketgpu icd --out DIR built, instead of building one")
 	addTraceFlags(cmd, &o.trace, runInterval)
+	addDetailFlag(cmd, &o.detail)
 	nameArgs(cmd, "gpu", "GPU")
 	nameArgs(cmd, "report", "FILE")
 	nameArgs(cmd, "icd", "DIR")
@@ -90,6 +96,12 @@ func (e programExit) Error() string { return fmt.Sprintf("the program exited wit
 
 func runExec(cmd *cobra.Command, o execOptions, args []string) error {
 	stderr := cmd.ErrOrStderr()
+	o.detailSet = cmd.Flags().Changed("detail")
+	if v := os.Getenv("POCKETGPU_DETAIL"); !o.detailSet && v != "" {
+		if _, ok := device.ParseDetail(v); !ok {
+			return badInputf("POCKETGPU_DETAIL=%q: want auto or full", v)
+		}
+	}
 	if len(o.gpus) == 0 {
 		o.gpus = []string{"mali-g52"}
 	}
@@ -191,7 +203,7 @@ func runExec(cmd *cobra.Command, o execOptions, args []string) error {
 func execEnv(base []string, dir string, gpus []string, o execOptions) []string {
 	drop := map[string]bool{"OCL_ICD_VENDORS": true, "OCL_ICD_FILENAMES": true, "POCKETGPU_GPUS": true,
 		"POCKETGPU_FUNCTIONAL": true, "POCKETGPU_REPORT": true, "POCKETGPU_VIRTUAL_CLOCK": true,
-		"POCKETGPU_TRACE": true, "POCKETGPU_TRACE_INTERVAL": true}
+		"POCKETGPU_TRACE": true, "POCKETGPU_TRACE_INTERVAL": true, "POCKETGPU_DETAIL": o.detailSet}
 	var env []string
 	preload := ""
 	for _, kv := range base {
@@ -211,6 +223,10 @@ func execEnv(base []string, dir string, gpus []string, o execOptions) []string {
 		"POCKETGPU_GPUS="+strings.Join(gpus, ","))
 	if o.functional {
 		env = append(env, "POCKETGPU_FUNCTIONAL=1")
+	}
+	if o.detailSet {
+		// Otherwise the program sees the user's own POCKETGPU_DETAIL.
+		env = append(env, "POCKETGPU_DETAIL="+o.detail.String())
 	}
 	if o.virtualClock {
 		env = append(env, "POCKETGPU_VIRTUAL_CLOCK=1")

@@ -375,3 +375,55 @@ func TestExecTraceReleaseExit(t *testing.T) {
 		t.Errorf("command tracks %q, want %q", got, want)
 	}
 }
+
+// TestExecDetail: a program that repeats launches prints the same event
+// times and results whether exec reuses the repeats' figures (--detail
+// auto, the default) or simulates every launch (--detail full, or
+// POCKETGPU_DETAIL=full), and the report counts the reused launches.
+func TestExecDetail(t *testing.T) {
+	dir := icdForTest(t)
+	bin := hostBinary(t, "testdata/opencl/repeat.c")
+	runs := map[string]execReport{}
+	outs := map[string]string{}
+	for _, mode := range []string{"auto", "full", "env"} {
+		report := filepath.Join(t.TempDir(), mode+".json")
+		args := []string{"exec", "--icd", dir, "--gpu", "adreno-640", "--report", report}
+		if mode != "env" {
+			args = append(args, "--detail", mode)
+		} else {
+			t.Setenv("POCKETGPU_DETAIL", "full")
+		}
+		code, out, errOut := runCLI(t, append(args, "--", bin)...)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s%s", mode, code, out, errOut)
+		}
+		data, err := os.ReadFile(report)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rep execReport
+		if err := json.Unmarshal(data, &rep); err != nil {
+			t.Fatal(err)
+		}
+		runs[mode], outs[mode] = rep, out
+	}
+	if outs["auto"] != outs["full"] || outs["env"] != outs["full"] {
+		t.Errorf("the program's output differs:\n--detail auto:\n%s\n--detail full:\n%s\nPOCKETGPU_DETAIL=full:\n%s", outs["auto"], outs["full"], outs["env"])
+	}
+	reused := map[string]int{}
+	for mode, rep := range runs {
+		for _, row := range rep.Summary {
+			reused[mode+" "+row.Name] = row.Reused
+		}
+	}
+	// scale leaves its buffers as they were after its first launch; acc's
+	// input is put back before each launch: both reach a fixed point.
+	for _, name := range []string{"scale", "acc"} {
+		if reused["auto "+name] < 3 || reused["full "+name] != 0 || reused["env "+name] != 0 {
+			t.Errorf("%s: reused launches auto %d, full %d, env %d; want 3 or more, 0, 0", name, reused["auto "+name], reused["full "+name], reused["env "+name])
+		}
+	}
+	if code, _, errOut := runCLI(t, "exec", "--icd", dir, "--detail", "some", "--", bin); code != exitBadInput || !strings.Contains(errOut, "want auto or full") {
+		t.Errorf("--detail some: exit %d: %s", code, errOut)
+	}
+}

@@ -49,9 +49,12 @@ type execReport struct {
 // reportRow sums the commands of one kind (a kernel by name, or a kind of
 // transfer) on one device.
 type reportRow struct {
-	Device  string  `json:"device"`
-	Name    string  `json:"name"` // kernel name, or "(read)", "(write)" ...
-	Count   int     `json:"count"`
+	Device string `json:"device"`
+	Name   string `json:"name"` // kernel name, or "(read)", "(write)" ...
+	Count  int    `json:"count"`
+	// Reused counts the kernel launches whose figures repeat an identical
+	// earlier launch's (--detail auto).
+	Reused  int     `json:"reused,omitempty"`
 	TimeNS  float64 `json:"time_ns"`
 	Bytes   int64   `json:"bytes,omitempty"`
 	HostSec float64 `json:"host_seconds"`
@@ -107,6 +110,9 @@ func summarizeCommands(cmds []opencl.CommandRecord) []reportRow {
 			order = append(order, k)
 		}
 		row.Count++
+		if c.Detail == "reused" {
+			row.Reused++
+		}
 		row.TimeNS += c.TimeNS
 		row.Bytes += int64(c.Bytes)
 		row.HostSec += c.HostSeconds
@@ -136,13 +142,17 @@ func printSummary(w io.Writer, rep execReport, path string) {
 		return
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "device\tcommand\tcount\tsimulated µs\tshare\tbytes\thost s")
+	fmt.Fprintln(tw, "device\tcommand\tcount\treused\tsimulated µs\tshare\tbytes\thost s")
 	for _, r := range rep.Summary {
 		bytes := "-"
 		if r.Bytes > 0 {
 			bytes = fmt.Sprint(r.Bytes)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%.3f\t%s\t%s\t%.3f\n", r.Device, r.Name, r.Count, r.TimeNS/1000, formatPct(100*r.Share), bytes, r.HostSec)
+		reused := "-"
+		if r.Reused > 0 {
+			reused = fmt.Sprint(r.Reused)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%.3f\t%s\t%s\t%.3f\n", r.Device, r.Name, r.Count, reused, r.TimeNS/1000, formatPct(100*r.Share), bytes, r.HostSec)
 	}
 	tw.Flush()
 }

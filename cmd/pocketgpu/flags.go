@@ -137,3 +137,25 @@ func (b *budgetValue) Set(s string) error {
 }
 
 func (b *budgetValue) Type() string { return "N" }
+
+// detailValue is --detail: how much of a timed launch runs in detail.
+type detailValue device.Detail
+
+func (v *detailValue) String() string { return device.Detail(*v).String() }
+func (v *detailValue) Type() string   { return "MODE" }
+func (v *detailValue) Set(s string) error {
+	d, ok := device.ParseDetail(s)
+	if !ok {
+		return fmt.Errorf("%q: want auto or full", s)
+	}
+	*v = detailValue(d)
+	return nil
+}
+
+// detailUsage is --detail's help.
+const detailUsage = "auto: a launch that repeats an earlier one from the same cache state reuses its cycles and counters (exact); full: simulate every launch in detail"
+
+// addDetailFlag adds --detail to cmd.
+func addDetailFlag(cmd *cobra.Command, d *device.Detail) {
+	cmd.Flags().Var((*detailValue)(d), "detail", detailUsage)
+}

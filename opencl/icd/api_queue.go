@@ -30,7 +30,7 @@ func pgCreateCommandQueue(c C.cl_context, d C.cl_device_id, props C.cl_command_q
 		setErr(errcode, s)
 		return nil
 	}
-	q.Functional = functional
+	q.Functional, q.Detail = functional, detail
 	setErr(errcode, C.CL_SUCCESS)
 	return C.cl_command_queue(newObject(q))
 }

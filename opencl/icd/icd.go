@@ -13,6 +13,11 @@
 //	                            kernels, written when the last context is
 //	                            released and when the program exits
 //	POCKETGPU_TRACE_INTERVAL=N  its sampling window in GPU cycles (1000)
+//	POCKETGPU_DETAIL=full       simulate every launch in detail (default
+//	                            auto: a repeat of a launch from the same
+//	                            cache state reuses its figures, exactly)
+//	POCKETGPU_CPUPROFILE=FILE   a Go CPU profile of the simulator's host
+//	                            time, written when the program exits
 //
 //	go build -buildmode=c-shared -o DIR/libpocketgpu-icd.so ./opencl/icd
 package main
@@ -38,6 +43,8 @@ import (
 	"sync/atomic"
 	"unsafe"
 
+	"github.com/pocketgpu/pocketgpu/device"
+	"github.com/pocketgpu/pocketgpu/internal/hostprof"
 	"github.com/pocketgpu/pocketgpu/opencl"
 )
 
@@ -49,6 +56,9 @@ var (
 	// functional runs kernels without the timing model
 	// (POCKETGPU_FUNCTIONAL=1): results only, no simulated time.
 	functional bool
+	// detail is POCKETGPU_DETAIL: auto (repeats of a launch reuse its
+	// figures) or full (every launch simulated).
+	detail device.Detail
 )
 
 // pgInit makes the platform from POCKETGPU_GPUS; it returns the number of
@@ -57,7 +67,14 @@ var (
 //export pgInit
 func pgInit() C.int {
 	initOnce.Do(func() {
+		stopProfile = hostprof.Start()
 		functional = os.Getenv("POCKETGPU_FUNCTIONAL") == "1"
+		d, ok := device.ParseDetail(os.Getenv("POCKETGPU_DETAIL"))
+		if !ok {
+			fmt.Fprintf(os.Stderr, "pocketgpu: POCKETGPU_DETAIL=%q: want auto or full\n", os.Getenv("POCKETGPU_DETAIL"))
+			return
+		}
+		detail = d
 		spec := os.Getenv("POCKETGPU_GPUS")
 		if strings.TrimSpace(spec) == "" {
 			spec = "mali-g52"
@@ -203,4 +220,11 @@ func writeTrace() {
 // pgTraceExit is the C exit hook's (icd.c).
 //
 //export pgTraceExit
-func pgTraceExit() { writeTrace() }
+func pgTraceExit() {
+	writeTrace()
+	stopProfile()
+}
+
+// stopProfile ends POCKETGPU_CPUPROFILE's profile of the ICD's host time
+// (internal/hostprof) when the program exits.
+var stopProfile = func() {}
