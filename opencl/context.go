@@ -109,9 +109,9 @@ type Queue struct {
 	// Detail is how much of each timed kernel the simulator runs in
 	// detail (device.DetailAuto: a repeat of a launch reuses its figures).
 	Detail device.Detail
-	sim        *simDevice
-	state      *queueState
-	track      *trace.Track // the queue's commands on the trace, or nil
+	sim    *simDevice
+	state  *queueState
+	track  *trace.Track // the queue's commands on the trace, or nil
 	// waits and parent are set on a view made by After.
 	waits  []*Event
 	parent *Queue
