@@ -427,3 +427,19 @@ func TestExecDetail(t *testing.T) {
 		t.Errorf("--detail some: exit %d: %s", code, errOut)
 	}
 }
+
+// TestExecFDTD2D runs examples/fdtd2d.c, a PolyBench-style solver of three
+// kernels a time step, on a small grid: its results must match its own
+// host computation (it exits non-zero otherwise).
+func TestExecFDTD2D(t *testing.T) {
+	dir := icdForTest(t)
+	src := "../../examples/fdtd2d.c"
+	bin := filepath.Join(t.TempDir(), "fdtd2d")
+	if out, err := exec.Command("gcc", "-O2", "-o", bin, src, "-lOpenCL", "-lm").CombinedOutput(); err != nil {
+		t.Skipf("skipping: cannot build an OpenCL host program (ocl-icd-opencl-dev): %v\n%s", err, out)
+	}
+	code, out, errOut := runCLI(t, "exec", "--icd", dir, "--gpu", "mali-g52", "--", bin, "64", "4")
+	if code != 0 || !strings.Contains(out, "fdtd-2d 64x64, 4 steps") {
+		t.Fatalf("exit %d: %s%s", code, out, errOut)
+	}
+}
