@@ -798,11 +798,6 @@ func (e *Engine) arrive(w *warpState, t float64) {
 	e.tryRelease(wg)
 }
 
-// barrierLatency is the cost of a work-group barrier once every warp has
-// arrived. assumed: a few cycles for the release to reach the schedulers;
-// the seeds give no figure.
-const barrierLatency = 4
-
 func (e *Engine) tryRelease(wg *wgState) {
 	if wg.arrived == 0 || wg.arrived+wg.done < len(wg.warps) {
 		return
@@ -811,7 +806,9 @@ func (e *Engine) tryRelease(wg *wgState) {
 		e.fail(err)
 		return
 	}
-	at := wg.arriveAt + barrierLatency
+	// The barrier's cost once every warp has arrived
+	// (execution.barrier_latency_cycles).
+	at := wg.arriveAt + float64(e.g.Execution.BarrierLatencyCycles)
 	for _, w := range wg.warps {
 		if !w.waiting {
 			continue
