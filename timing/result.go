@@ -163,9 +163,9 @@ func (e *Engine) result(cycles float64) *Result {
 	)
 	c = append(c, e.classOpItems()...)
 	if f := e.fetch; f != nil {
-		c = append(c, ec.Of("icache_hits", float64(f.hits)),
-			ec.Of("icache_buffer_misses", float64(f.bufMisses)),
-			ec.Of("icache_misses", float64(f.misses)))
+		c = append(c, ec.Of("icache_hits", f.counts.Hits),
+			ec.Of("icache_buffer_misses", f.counts.BufferMisses),
+			ec.Of("icache_misses", f.counts.Misses))
 	}
 	m := e.mem.Counters()
 	r.Counters = append(c, m.Items(cycles)...)
