@@ -80,8 +80,8 @@ type warpState struct {
 	outstanding float64     // the last store/atomic completes
 	after       emu.Status  // what the executor said after the current block
 	hasNext     bool        // the fields below describe a group ready to consider
-	nextWhy     Cause       // what the next group's inputs wait for (its readiness is in eng.ready)
-	pos         int         // index in eng.warps
+	nextWhy     Cause       // what the next group's inputs wait for (its readiness is in the scheduler)
+	pos         int         // index in eng.sched.warps
 	waiting     bool        // at a barrier
 	fetched     bool        // the next group's code has been fetched
 	copying     bool        // an itemCopy holds the warp until its stores are done
@@ -101,53 +101,22 @@ type wgState struct {
 }
 
 type engine struct {
-	core  *core
-	index int // engine number in the GPU (for ordering)
-	warps []*warpState
-	// ready orders the warps by when their next group's inputs are
-	// ready, for pick.
-	ready     readyQueue
+	core      *core
+	index     int // engine number in the GPU (for ordering)
+	sched     scheduler
 	time      float64 // next time this engine can try to issue
 	issueFree float64
 	pipeFree  []float64
-	last      int
 	heapIdx   int
 	rearmed   bool // re-armed by wake while stepping, not in the heap
-	// cand is the warp pick chose to issue at time; nothing but a wake
-	// (new warps, a barrier release) can change that choice meanwhile.
-	cand   *warpState
-	inHeap bool
+	inHeap    bool
 
 	// counters
 	pipeBusy    []float64
 	issueCycles float64
 	groups      uint64
 	ops         uint64
-	stall       [numCauses]float64
 	busyUntil   float64
-	// An open stall: from stallFrom the engine waits for stallW (for
-	// stallWhy). It is charged when the engine next steps, up to then: a
-	// wake may bring that step forward and the choice changes, so
-	// charging the whole predicted wait at once would count the overlap
-	// twice.
-	stallFrom float64
-	stallWhy  Cause
-	stallW    *warpState
-}
-
-// closeStall charges the engine's open stall up to t.
-func (e *Engine) closeStall(en *engine, t float64) {
-	w := en.stallW
-	if w == nil {
-		return
-	}
-	en.stallW = nil
-	if d := t - en.stallFrom; d > 0 {
-		en.stall[en.stallWhy] += d
-		if e.prof != nil {
-			e.prof.stalled(w, en.stallWhy, d)
-		}
-	}
 }
 
 type core struct {
@@ -227,7 +196,7 @@ func NewEngine(g *arch.GPU, m *mem.Hierarchy) *Engine {
 		co := &core{id: c, firstActive: math.Inf(1)}
 		for k := 0; k < g.EnginesPerCore; k++ {
 			en := &engine{core: co, index: len(e.eng), heapIdx: -1}
-			en.ready.flat = true
+			en.sched.ready.flat = true
 			co.engines = append(co.engines, en)
 			e.eng = append(e.eng, en)
 		}
@@ -382,7 +351,7 @@ func (e *Engine) newWarp() *warpState {
 
 // wake makes sure en will look for work no later than t.
 func (e *Engine) wake(en *engine, t float64) {
-	en.cand = nil
+	en.sched.cand = nil
 	if en == e.current && !en.inHeap {
 		t = max(t, en.issueFree)
 		if !en.rearmed || t < en.time {
@@ -407,64 +376,38 @@ func (e *Engine) wake(en *engine, t float64) {
 // step lets an engine issue one group at en.time or later.
 func (e *Engine) step(en *engine) {
 	t := en.time
-	e.closeStall(en, t)
-	if w := en.cand; w != nil {
-		en.cand = nil
+	if w, why, d := en.sched.closeStall(t); d > 0 && e.prof != nil {
+		e.prof.stalled(w, why, d)
+	}
+	if w := en.sched.cand; w != nil {
+		en.sched.cand = nil
 		if w.hasNext && !w.waiting && !w.finished {
 			e.issue(en, w, t)
-			if len(en.warps) > 0 {
+			if len(en.sched.warps) > 0 {
 				e.wake(en, max(en.issueFree, t))
 			}
 			return
 		}
 	}
-	w, start, why := e.pick(en, t)
+	w, start, why := en.sched.pick(t, en.issueFree, en.pipeFree)
 	if w == nil {
 		// Nothing can ever issue here until something wakes the engine
 		// (a barrier release, a new work-group).
-		if len(en.warps) == 0 {
+		if len(en.sched.warps) == 0 {
 			en.busyUntil = t
 		}
 		return
 	}
 	if start > t {
-		en.stallFrom, en.stallWhy, en.stallW = t, why, w
+		en.sched.stall(t, why, w)
 		e.wake(en, start)
-		en.cand = w
+		en.sched.cand = w
 		return
 	}
 	e.issue(en, w, t)
-	if len(en.warps) > 0 {
+	if len(en.sched.warps) > 0 {
 		e.wake(en, max(en.issueFree, t))
 	}
-}
-
-// pick finds the warp that can issue earliest (ties: the next after the
-// one that issued last, round-robin). It returns the start time and, when
-// that is later than t, what the warp waits for.
-func (e *Engine) pick(en *engine, t float64) (*warpState, float64, Cause) {
-	n := len(en.warps)
-	from := en.last + 1
-	if from >= n {
-		from = 0
-	}
-	// Most picks find a warp that can issue at t.
-	if en.issueFree <= t {
-		if i := en.ready.first(from, t, en.pipeFree); i >= 0 {
-			en.last = i
-			return en.warps[i], t, StallNone
-		}
-	}
-	best, bestStart := en.ready.earliest(from, en.issueFree, en.pipeFree)
-	if best < 0 {
-		return nil, 0, StallNoWarp
-	}
-	en.last = best
-	w := en.warps[best]
-	if bestStart <= t {
-		return w, t, StallNone
-	}
-	return w, bestStart, en.ready.waitsFor(best, w.nextWhy, en.pipeFree)
 }
 
 // prepare makes sure the warp knows its next group (running the executor
@@ -476,7 +419,7 @@ func (e *Engine) prepare(w *warpState) {
 	en := w.eng
 	if !e.fetchBlock(w) {
 		if !w.finished {
-			en.ready.set(w.pos, math.Inf(1), 0)
+			en.sched.set(w, math.Inf(1), 0)
 		}
 		return
 	}
@@ -489,7 +432,7 @@ func (e *Engine) prepare(w *warpState) {
 	}
 	w.nextWhy = why
 	w.hasNext = true
-	en.ready.set(w.pos, s, gp.mask)
+	en.sched.set(w, s, gp.mask)
 }
 
 // fetchBlock runs the warp's next block in the executor and points the
@@ -834,16 +777,7 @@ func (e *Engine) finish(w *warpState, t float64) {
 		end = held
 	}
 	w.finished = true
-	en := w.eng
-	i := w.pos
-	en.warps = append(en.warps[:i], en.warps[i+1:]...)
-	en.ready.remove(i)
-	for _, x := range en.warps[i:] {
-		x.pos--
-	}
-	if en.last >= i && en.last > 0 {
-		en.last--
-	}
+	w.eng.sched.remove(w)
 	wg := w.wg
 	wg.done++
 	wg.arriveAt = max(wg.arriveAt, 0)

@@ -167,7 +167,7 @@ func (e *Engine) addKernel(k *Kernel, p *isa.Program, occ arch.Occupancy) error 
 	// A heap can pay for itself only with many resident warps an engine.
 	if occ.ResidentWarpsPerEngine > 24 {
 		for _, en := range e.eng {
-			en.ready.adapt = true
+			en.sched.ready.adapt = true
 		}
 	}
 	e.kernels = append(e.kernels, k)
@@ -360,7 +360,7 @@ func (e *Engine) place(ws *wgState, c *core, t float64, n int, bind func(i int, 
 		// loaded first (ties: lowest index).
 		en := c.engines[0]
 		for _, x := range c.engines {
-			if len(x.warps) < len(en.warps) {
+			if len(x.sched.warps) < len(en.sched.warps) {
 				en = x
 			}
 		}
@@ -373,9 +373,7 @@ func (e *Engine) place(ws *wgState, c *core, t float64, n int, bind func(i int, 
 			st.scratch = c.warpSlot % max(e.g.MaxWarpsPerEngine*e.g.EnginesPerCore, 1)
 		}
 		c.warpSlot++
-		st.pos = len(en.warps)
-		en.warps = append(en.warps, st)
-		en.ready.add()
+		en.sched.add(st)
 		ws.warps = append(ws.warps, st)
 		c.warpsLaunched++
 	}

@@ -70,7 +70,7 @@ func (e *Engine) result(cycles float64) *Result {
 			}
 			cgroups += float64(en.groups)
 			ops += float64(en.ops)
-			for k, s := range en.stall {
+			for k, s := range en.sched.stalls {
 				cstall[k] += s
 			}
 		}
