@@ -101,22 +101,14 @@ type wgState struct {
 }
 
 type engine struct {
-	core      *core
-	index     int // engine number in the GPU (for ordering)
-	sched     scheduler
-	time      float64 // next time this engine can try to issue
-	issueFree float64
-	pipeFree  []float64
-	heapIdx   int
-	rearmed   bool // re-armed by wake while stepping, not in the heap
-	inHeap    bool
-
-	// counters
-	pipeBusy    []float64
-	issueCycles float64
-	groups      uint64
-	ops         uint64
-	busyUntil   float64
+	core    *core
+	index   int // engine number in the GPU (for ordering)
+	sched   scheduler
+	issuer  issuer
+	time    float64 // next time this engine can try to issue
+	heapIdx int
+	rearmed bool // re-armed by wake while stepping, not in the heap
+	inHeap  bool
 }
 
 type core struct {
@@ -353,14 +345,14 @@ func (e *Engine) newWarp() *warpState {
 func (e *Engine) wake(en *engine, t float64) {
 	en.sched.cand = nil
 	if en == e.current && !en.inHeap {
-		t = max(t, en.issueFree)
+		t = max(t, en.issuer.portFree)
 		if !en.rearmed || t < en.time {
 			en.time = t
 		}
 		en.rearmed = true
 		return
 	}
-	t = max(t, en.issueFree)
+	t = max(t, en.issuer.portFree)
 	if en.inHeap {
 		if t < en.time {
 			en.time = t
@@ -384,18 +376,15 @@ func (e *Engine) step(en *engine) {
 		if w.hasNext && !w.waiting && !w.finished {
 			e.issue(en, w, t)
 			if len(en.sched.warps) > 0 {
-				e.wake(en, max(en.issueFree, t))
+				e.wake(en, max(en.issuer.portFree, t))
 			}
 			return
 		}
 	}
-	w, start, why := en.sched.pick(t, en.issueFree, en.pipeFree)
+	w, start, why := en.sched.pick(t, en.issuer.portFree, en.issuer.pipeFree)
 	if w == nil {
 		// Nothing can ever issue here until something wakes the engine
 		// (a barrier release, a new work-group).
-		if len(en.sched.warps) == 0 {
-			en.busyUntil = t
-		}
 		return
 	}
 	if start > t {
@@ -406,7 +395,7 @@ func (e *Engine) step(en *engine) {
 	}
 	e.issue(en, w, t)
 	if len(en.sched.warps) > 0 {
-		e.wake(en, max(en.issueFree, t))
+		e.wake(en, max(en.issuer.portFree, t))
 	}
 }
 
@@ -424,12 +413,7 @@ func (e *Engine) prepare(w *warpState) {
 		return
 	}
 	gp := &w.plans[w.next]
-	s, why := w.readyAt, w.why
-	for _, r := range gp.reads {
-		if x := w.slots[r]; x.at > s {
-			s, why = x.at, x.why
-		}
-	}
+	s, why := inputsReady(w, gp)
 	w.nextWhy = why
 	w.hasNext = true
 	en.sched.set(w, s, gp.mask)
@@ -463,9 +447,7 @@ func (e *Engine) fetchBlock(w *warpState) bool {
 		w.plans = k.plans[w.trace.Block]
 		w.next, w.acc = 0, 0
 		if n := k.passLanes; n > 0 {
-			width := k.prog.WarpWidth
-			all := (width + n - 1) / n
-			w.idle = float64(all-w.trace.Active.Runs(width, n)) / float64(all)
+			w.idle = idleShare(w.trace.Active, k.prog.WarpWidth, n)
 		}
 		k.countBlock(w.trace.Block, w.trace.Active)
 		if w.rp != nil {
@@ -505,9 +487,10 @@ func (e *Engine) issue(en *engine, w *warpState, t float64) {
 	if e.prof != nil {
 		e.prof.issued(w, gp)
 	}
-	en.issueFree = t + gp.issue
 	if tr := e.tr; tr != nil {
-		// Most issues extend the engine's open slice.
+		// Most issues extend the engine's open slice. (A new one may close
+		// the trace's window first, which reads the pipes' busy cycles
+		// before this group's.)
 		if et := &tr.engines[en.index]; et.k == w.k && t < tr.next && et.win == tr.window {
 			et.end = t + gp.issue
 			et.groups++
@@ -516,32 +499,21 @@ func (e *Engine) issue(en *engine, w *warpState, t float64) {
 			tr.issued(en, w.k, t, gp.issue)
 		}
 	}
-	for _, u := range gp.pipes {
-		c := u.cycles - u.passes*w.idle
-		en.pipeFree[u.pipe] = max(en.pipeFree[u.pipe], t) + c
-		en.pipeBusy[u.pipe] += c
-	}
-	lat := t + gp.latency
-	for _, s := range gp.writes {
-		w.slots[s] = slotReady{lat, StallDependency}
-	}
+	en.issuer.issue(w, gp, t)
 	for _, pc := range g.Mem {
 		e.memOp(w, pc, t)
 	}
 	for i := range g.Spill {
 		e.spillOp(w, &g.Spill[i], t)
 	}
-	en.groups++
-	en.issueCycles += gp.issue
-	en.ops += uint64(g.Ops)
-	en.busyUntil = max(en.busyUntil, en.issueFree)
+	en.issuer.count(gp)
 	if !w.copying {
-		w.readyAt, w.why = en.issueFree, StallNone
+		w.readyAt, w.why = en.issuer.portFree, StallNone
 	}
 	w.copying = false
 	w.next++
 	if w.next == len(w.plans) {
-		e.blockDone(w, en.issueFree)
+		e.blockDone(w, en.issuer.portFree)
 	}
 	e.prepare(w)
 }
@@ -680,9 +652,7 @@ func (e *Engine) itemCopy(w *warpState, pc int32, t float64) {
 	en := w.eng
 	// The copy's own group issued the first round's load.
 	extra := float64(rounds-1) * inst
-	en.issueFree += extra
-	en.issueCycles += extra
-	en.busyUntil = max(en.busyUntil, en.issueFree)
+	en.issuer.occupy(en.issuer.portFree, extra)
 	round := func(r int, acc []emu.Access, kind mem.Kind, at float64) float64 {
 		lo := r * chunk
 		e.copyAddrs = e.copyAddrs[:0]
@@ -712,12 +682,8 @@ func (e *Engine) itemCopy(w *warpState, pc int32, t float64) {
 	w.readyAt, w.why, w.copying = math.Inf(1), StallMemory, true
 	e.At(loaded, func(now float64) {
 		// The stores issue once the data is in the registers.
-		start := max(now, en.issueFree)
-		n := float64(rounds) * inst
-		en.issueFree = start + n
-		en.issueCycles += n
-		en.busyUntil = max(en.busyUntil, en.issueFree)
-		done := en.issueFree
+		start := en.issuer.occupy(now, float64(rounds)*inst)
+		done := en.issuer.portFree
 		for r := 0; r < rounds; r++ {
 			done = max(done, round(r, stores, mem.Store, start+float64(r)*inst))
 		}

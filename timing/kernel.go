@@ -145,8 +145,8 @@ func (r *ReplayWarp) step(tr *emu.Trace, i int) emu.Status {
 }
 
 func (e *Engine) addKernel(k *Kernel, p *isa.Program, occ arch.Occupancy) error {
-	if len(p.Pipes) > 32 {
-		return fmt.Errorf("internal: %d pipes; the engine tracks at most 32", len(p.Pipes))
+	if len(p.Pipes) > MaxPipes {
+		return fmt.Errorf("internal: %d pipes; the engine tracks at most %d", len(p.Pipes), MaxPipes)
 	}
 	if p.GPU != nil && len(p.Pipes) != len(e.g.Pipes) {
 		return fmt.Errorf("internal: kernel %s has %d pipes, the GPU %d", k.Name, len(p.Pipes), len(e.g.Pipes))
@@ -161,7 +161,7 @@ func (e *Engine) addKernel(k *Kernel, p *isa.Program, occ arch.Occupancy) error 
 	if len(e.kernels) == 0 {
 		n := len(p.Pipes)
 		for _, en := range e.eng {
-			en.pipeFree, en.pipeBusy = make([]float64, n), make([]float64, n)
+			en.issuer.pipeFree = make([]float64, n)
 		}
 	}
 	// A heap can pay for itself only with many resident warps an engine.

@@ -65,17 +65,17 @@ func (e *Engine) result(cycles float64) *Result {
 		var cgroups, cissue float64
 		var cstall [numCauses]float64
 		for _, en := range co.engines {
-			for p, b := range en.pipeBusy {
-				pipeBusy[p] += b
+			for p := range pipeBusy {
+				pipeBusy[p] += en.issuer.counts.PipeBusy[p]
 			}
-			cgroups += float64(en.groups)
-			ops += float64(en.ops)
+			cgroups += en.issuer.counts.Groups
+			ops += en.issuer.counts.Ops
 			for k, s := range en.sched.stalls {
 				cstall[k] += s
 			}
 		}
 		for _, en := range co.engines {
-			cissue += en.issueCycles
+			cissue += en.issuer.counts.IssueCycles
 		}
 		groups += cgroups
 		issueBusy += cissue

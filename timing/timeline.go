@@ -143,11 +143,9 @@ func (s *sampler) take(e *Engine, t float64) {
 	var issue float64
 	pipes := make([]float64, len(s.pipes))
 	for _, en := range e.eng {
-		issue += en.issueCycles
+		issue += en.issuer.counts.IssueCycles
 		for p := range pipes {
-			if p < len(en.pipeBusy) {
-				pipes[p] += en.pipeBusy[p]
-			}
+			pipes[p] += en.issuer.counts.PipeBusy[p]
 		}
 	}
 	for p := range pipes {

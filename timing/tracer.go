@@ -203,16 +203,14 @@ func (tr *tracer) flushWindow(w float64) {
 		ct := &tr.cores[i]
 		issue := 0.0
 		for _, en := range c.engines {
-			issue += en.issueCycles
+			issue += en.issuer.counts.IssueCycles
 		}
 		ct.issue.Count(ts, 100*(issue-ct.lastIssue)/(tr.interval*float64(len(c.engines))))
 		ct.lastIssue = issue
 		for p := range ct.pipes {
 			busy := 0.0
 			for _, en := range c.engines {
-				if p < len(en.pipeBusy) {
-					busy += en.pipeBusy[p]
-				}
+				busy += en.issuer.counts.PipeBusy[p]
 			}
 			ct.pipes[p].Count(ts, 100*(busy-ct.lastBusy[p])/(tr.interval*float64(len(c.engines))))
 			ct.lastBusy[p] = busy
