@@ -17,7 +17,6 @@ import (
 
 	"github.com/pocketgpu/pocketgpu/arch"
 	"github.com/pocketgpu/pocketgpu/emu"
-	"github.com/pocketgpu/pocketgpu/ir"
 	"github.com/pocketgpu/pocketgpu/isa"
 	"github.com/pocketgpu/pocketgpu/timing/mem"
 	"github.com/pocketgpu/pocketgpu/timing/trace"
@@ -152,20 +151,12 @@ type Engine struct {
 
 	pool    []*warpState
 	current *engine // the engine being stepped
-	req     mem.Request
+	mu      memUnit
 	fetch   *fetcher
 	prof    *profiler // nil unless EnableProfile (profile.go)
 	samp    *sampler  // nil unless EnableTimeline (timeline.go)
 	trc     *trace.Trace
 	tr      *tracer // nil unless EnableTrace (tracer.go)
-
-	// Scratch of itemCopy.
-	copyLoads, copyStores []emu.Access
-	copyAddrs             []uint64
-
-	// Spill messages (spill.go): their counts, and scratch.
-	spills     spillCounts
-	spillAddrs []uint64
 }
 
 // New prepares a timed run of one compute dispatch.
@@ -184,6 +175,7 @@ func NewEngine(g *arch.GPU, m *mem.Hierarchy) *Engine {
 	if e.mem == nil {
 		e.mem = mem.New(g)
 	}
+	e.mu.h = e.mem
 	for c := 0; c < g.Cores; c++ {
 		co := &core{id: c, firstActive: math.Inf(1)}
 		for k := 0; k < g.EnginesPerCore; k++ {
@@ -501,10 +493,12 @@ func (e *Engine) issue(en *engine, w *warpState, t float64) {
 	}
 	en.issuer.issue(w, gp, t)
 	for _, pc := range g.Mem {
-		e.memOp(w, pc, t)
+		if c := e.mu.op(w, pc, t); c != nil {
+			e.At(c.loaded, func(now float64) { e.copyStores(c, now) })
+		}
 	}
 	for i := range g.Spill {
-		e.spillOp(w, &g.Spill[i], t)
+		e.mu.spill(w, &g.Spill[i], t)
 	}
 	en.issuer.count(gp)
 	if !w.copying {
@@ -518,6 +512,19 @@ func (e *Engine) issue(en *engine, w *warpState, t float64) {
 	e.prepare(w)
 }
 
+// copyStores issues an item copy's stores once its loads are in (now) and
+// lets the warp go on when they are done.
+func (e *Engine) copyStores(c *itemCopy, now float64) {
+	done := e.mu.storeCopy(c, now)
+	w := c.w
+	if w.finished {
+		return
+	}
+	w.readyAt, w.why = done, StallMemory
+	e.prepare(w)
+	e.wake(c.en, done)
+}
+
 // blockDone applies what the executor said after the block: continue,
 // wait at a barrier, or finish.
 func (e *Engine) blockDone(w *warpState, t float64) {
@@ -527,174 +534,6 @@ func (e *Engine) blockDone(w *warpState, t float64) {
 	case emu.Done:
 		e.finish(w, t)
 	}
-}
-
-// memOp sends one memory instruction's accesses to the hierarchy and
-// records when its results arrive.
-func (e *Engine) memOp(w *warpState, pc int32, t float64) {
-	tr := &w.trace
-	for w.acc < len(tr.Accesses) && tr.Accesses[w.acc].PC != pc {
-		w.acc++
-	}
-	if w.k.itemCopy && w.acc < len(tr.Accesses) && tr.Accesses[w.acc].Bulk {
-		e.itemCopy(w, pc, t)
-		return
-	}
-	done := t
-	cause := StallMemory
-	for w.acc < len(tr.Accesses) && tr.Accesses[w.acc].PC == pc {
-		a := tr.Accesses[w.acc]
-		w.acc++
-		if a.Space == ir.SpacePrivate {
-			continue // registers: the lowering costs these as moves
-		}
-		r := &e.req
-		r.Core, r.Space, r.Group = w.wg.core.id, a.Space, w.wg.slot
-		r.Window = w.k.window(a.Space, w.wg.core.id, w.wg.slot)
-		r.Addrs = tr.Addrs[a.Start : a.Start+a.N]
-		r.Bytes, r.Lanes = a.Bytes, a.N
-		r.Burst = a.Bulk && w.k.burstCopy
-		r.Stream = mem.StreamData
-		switch a.Kind {
-		case emu.AccessLoad:
-			r.Kind = mem.Load
-		case emu.AccessStore:
-			r.Kind = mem.Store
-		case emu.AccessAtomic:
-			r.Kind = mem.Atomic
-		case emu.AccessTexture:
-			r.Kind = mem.Texture
-			r.Stream = mem.StreamTexture
-			r.Lanes = tr.Active.Count()
-			cause = StallTexture
-		}
-		var res mem.Result
-		if e.prof == nil {
-			res = e.mem.Access(t, r)
-		} else {
-			res = e.prof.access(e.mem, w.k, pc, t, r)
-		}
-		if e.tr != nil {
-			e.tr.request(t, res.Done)
-		}
-		if res.Conflicts > 0 {
-			cause = StallBankConflict
-		}
-		if a.Bulk {
-			// A kernel waits for its async copies (wait_group_events) before
-			// it uses them; the copying warp stalls until the copy is done.
-			if res.Done > w.readyAt {
-				w.readyAt, w.why = res.Done, StallMemory
-			}
-			continue
-		}
-		if r.Kind == mem.Store {
-			w.outstanding = max(w.outstanding, res.Done)
-			continue
-		}
-		done = max(done, res.Done)
-	}
-	ip := w.k.prog.IR
-	in := &ip.Code[pc]
-	dst, n := in.Dst, int(in.N)
-	switch in.Op {
-	case ir.OpAtomic:
-		dst, n = ip.Atomics[in.Aux].Dst, 1
-		w.outstanding = max(w.outstanding, done)
-	case ir.OpImage:
-		n = max(ip.Images[in.Aux].N, 1)
-	}
-	for k := 0; k < n && dst >= 0; k++ {
-		if s := int(dst) + k; s < len(w.slots) {
-			w.slots[s] = slotReady{done, cause}
-		}
-	}
-}
-
-// itemCopy times an async_work_group_copy that has no burst path (Rogue
-// without a compile-time work-group size of async_copy_min_workgroup or
-// more, seed 003 §System Memory Access): the work-items copy the elements
-// themselves, as a library's portable async_work_group_copy does (work-item
-// i copies elements i, i + size, ...). Round after round each of the warp's
-// work-items loads one element from global memory into its registers (an
-// instruction a round, its lanes' addresses resolved as any load's), and
-// once the data is there stores it into local memory (another instruction
-// a round, through the common store's bank rules). The warp waits for the
-// last store (wait_group_events). The bulk transfers the executor recorded
-// at pc (a load and a store for each work-group with lanes in the warp)
-// give the elements; a work-group larger than the warp has its copy
-// charged to its first warp, which recorded it.
-func (e *Engine) itemCopy(w *warpState, pc int32, t float64) {
-	tr := &w.trace
-	k := w.k
-	e.copyLoads, e.copyStores = e.copyLoads[:0], e.copyStores[:0]
-	for ; w.acc < len(tr.Accesses) && tr.Accesses[w.acc].PC == pc; w.acc++ {
-		if a := tr.Accesses[w.acc]; a.Kind == emu.AccessLoad {
-			e.copyLoads = append(e.copyLoads, a)
-		} else {
-			e.copyStores = append(e.copyStores, a)
-		}
-	}
-	if len(e.copyLoads) == 0 || len(e.copyLoads) != len(e.copyStores) {
-		return
-	}
-	chunk := max(min(k.d.WorkGroupSize(), k.d.Width), 1)
-	rounds := 0
-	for _, a := range e.copyLoads {
-		rounds = max(rounds, (a.N+chunk-1)/chunk)
-	}
-	// One instruction per burst of each work-item's element.
-	bursts := 1
-	if b := k.copyBurst; b > 0 && e.copyLoads[0].Bytes > b {
-		bursts = (e.copyLoads[0].Bytes + b - 1) / b
-	}
-	inst := k.instIssue * float64(bursts)
-	en := w.eng
-	// The copy's own group issued the first round's load.
-	extra := float64(rounds-1) * inst
-	en.issuer.occupy(en.issuer.portFree, extra)
-	round := func(r int, acc []emu.Access, kind mem.Kind, at float64) float64 {
-		lo := r * chunk
-		e.copyAddrs = e.copyAddrs[:0]
-		for _, a := range acc {
-			if hi := min(lo+chunk, a.N); lo < hi {
-				e.copyAddrs = append(e.copyAddrs, tr.Addrs[a.Start+lo:a.Start+hi]...)
-			}
-		}
-		if len(e.copyAddrs) == 0 {
-			return at
-		}
-		q := &e.req
-		*q = mem.Request{Core: w.wg.core.id, Space: acc[0].Space, Kind: kind, Addrs: e.copyAddrs,
-			Bytes: acc[0].Bytes, Lanes: len(e.copyAddrs), Group: w.wg.slot, Stream: mem.StreamData,
-			Window: w.k.window(acc[0].Space, w.wg.core.id, w.wg.slot)}
-		res := e.mem.Access(at, q)
-		if e.tr != nil {
-			e.tr.request(at, res.Done)
-		}
-		return res.Done
-	}
-	loaded := t
-	for r := 0; r < rounds; r++ {
-		loaded = max(loaded, round(r, e.copyLoads, mem.Load, t+float64(r)*inst))
-	}
-	stores := append([]emu.Access(nil), e.copyStores...)
-	w.readyAt, w.why, w.copying = math.Inf(1), StallMemory, true
-	e.At(loaded, func(now float64) {
-		// The stores issue once the data is in the registers.
-		start := en.issuer.occupy(now, float64(rounds)*inst)
-		done := en.issuer.portFree
-		for r := 0; r < rounds; r++ {
-			done = max(done, round(r, stores, mem.Store, start+float64(r)*inst))
-		}
-		w.outstanding = max(w.outstanding, done)
-		if w.finished {
-			return
-		}
-		w.readyAt, w.why = done, StallMemory
-		e.prepare(w)
-		e.wake(en, done)
-	})
 }
 
 // arrive records a warp at its work-group's barrier; the last to arrive

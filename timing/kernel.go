@@ -26,9 +26,11 @@ type Kernel struct {
 	// the instruction caches.
 	codeBase  int32
 	burstCopy bool
-	// itemCopy: async copies are done by the work-items (Engine.itemCopy),
-	// an instruction of instIssue cycles per copyBurst bytes of an element.
+	// itemCopy: async copies are done by the work-items (memUnit), in
+	// rounds of copyChunk elements, an instruction of instIssue cycles per
+	// copyBurst bytes of an element.
 	itemCopy  bool
+	copyChunk int
 	copyBurst int
 	instIssue float64
 	// passLanes: the GPU skips a pass of this many lanes in which no lane
@@ -208,6 +210,7 @@ func (e *Engine) AddCompute(d *emu.Dispatch, p *isa.Program, occ arch.Occupancy)
 		k.itemCopy = !k.burstCopy
 		k.copyBurst = g.Rogue.BurstBytes
 		k.instIssue = float64(max(1, (d.Width+g.LanesPerEngine-1)/g.LanesPerEngine))
+		k.copyChunk = max(min(d.WorkGroupSize(), d.Width), 1) // a work-item an element
 	}
 	if err := e.addKernel(k, p, occ); err != nil {
 		return k, err

@@ -90,6 +90,7 @@ func (p *Profile) Terminator(i int) (block int, ok bool) {
 func (e *Engine) EnableProfile() {
 	if e.prof == nil {
 		e.prof = &profiler{byKernel: map[*Kernel]*kernelProfile{}}
+		e.mu.prof = e.prof
 	}
 }
 

@@ -155,10 +155,10 @@ func (e *Engine) result(cycles float64) *Result {
 		ec.Of("thread_instructions", threadInsts),
 		ec.Of("groups_issued", groups),
 		ec.Of("machine_ops", ops),
-		ec.Of("spill_load_messages", e.spills.loads),
-		ec.Of("spill_store_messages", e.spills.stores),
-		ec.Of("spill_load_bytes", e.spills.loadBytes),
-		ec.Of("spill_store_bytes", e.spills.storeBytes),
+		ec.Of("spill_load_messages", e.mu.counts.Loads),
+		ec.Of("spill_store_messages", e.mu.counts.Stores),
+		ec.Of("spill_load_bytes", e.mu.counts.LoadBytes),
+		ec.Of("spill_store_bytes", e.mu.counts.StoreBytes),
 		ec.Of("workgroups", wgs),
 	)
 	c = append(c, e.classOpItems()...)

@@ -131,7 +131,7 @@ func (e *Engine) startTrace() {
 	}
 	tr.kernels = t.Track("Kernels")
 	tr.tally = e.mem.Tally()
-	e.tr = tr
+	e.tr, e.mu.tr = tr, tr
 	tr.sampleAt(0)
 }
 
