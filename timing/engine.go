@@ -89,14 +89,13 @@ type warpState struct {
 }
 
 type wgState struct {
-	wg       *emu.WorkGroup // nil for a shader warp's one-warp group
-	k        *Kernel
-	core     *core
-	slot     int
-	warps    []*warpState
-	arrived  int
-	arriveAt float64
-	done     int
+	wg    *emu.WorkGroup // nil for a shader warp's one-warp group
+	k     *Kernel
+	core  *core
+	slot  int
+	warps []*warpState
+	bar   barrier
+	done  int
 }
 
 type engine struct {
@@ -536,42 +535,6 @@ func (e *Engine) blockDone(w *warpState, t float64) {
 	}
 }
 
-// arrive records a warp at its work-group's barrier; the last to arrive
-// releases them all.
-func (e *Engine) arrive(w *warpState, t float64) {
-	wg := w.wg
-	w.waiting = true
-	wg.arrived++
-	wg.arriveAt = max(wg.arriveAt, max(t, w.outstanding))
-	e.tryRelease(wg)
-}
-
-func (e *Engine) tryRelease(wg *wgState) {
-	if wg.arrived == 0 || wg.arrived+wg.done < len(wg.warps) {
-		return
-	}
-	if _, err := wg.wg.Sync(); err != nil {
-		e.fail(err)
-		return
-	}
-	// The barrier's cost once every warp has arrived
-	// (execution.barrier_latency_cycles).
-	at := wg.arriveAt + float64(e.g.Execution.BarrierLatencyCycles)
-	for _, w := range wg.warps {
-		if !w.waiting {
-			continue
-		}
-		w.waiting = false
-		w.after = emu.Running
-		if at > w.readyAt {
-			w.readyAt, w.why = at, StallBarrier
-		}
-		e.prepare(w)
-		e.wake(w.eng, w.readyAt)
-	}
-	wg.arrived, wg.arriveAt = 0, 0
-}
-
 // finish retires a warp; the last warp of a work-group retires the
 // work-group and lets the core take another.
 func (e *Engine) finish(w *warpState, t float64) {
@@ -585,7 +548,6 @@ func (e *Engine) finish(w *warpState, t float64) {
 	w.eng.sched.remove(w)
 	wg := w.wg
 	wg.done++
-	wg.arriveAt = max(wg.arriveAt, 0)
 	c := wg.core
 	e.residentChange(c, end, -1)
 	c.lastActive = max(c.lastActive, end)
