@@ -63,8 +63,6 @@ type warpState struct {
 	k     *Kernel
 	wg    *wgState
 	eng   *engine
-	slot  int // warps launched on the core before it
-	age   uint64
 	plans []groupPlan // the current block's groups
 	// idle is the share of the current block's passes with no active
 	// lane, which a GPU that skips them does not spend (Kernel.passLanes).
@@ -109,26 +107,6 @@ type engine struct {
 	inHeap  bool
 }
 
-type core struct {
-	id      int
-	engines []*engine
-	wgs     []*wgState
-	// load is the share of the core resident work takes: a kernel's
-	// work-group takes 1/WorkgroupsPerCore of it (a shader warp
-	// 1/ResidentWarpsPerCore), so kernels sharing a core split it.
-	load     float64
-	warpSlot int
-	// counters
-	warpsLaunched uint64
-	residentArea  float64 // integral of resident warps over time
-	lastChange    float64
-	resident      int
-	peakResident  int
-	firstActive   float64
-	lastActive    float64
-	active        bool
-}
-
 // Engine runs kernels on the GPU's cores: one compute dispatch (New), or
 // several kernels at once — compute dispatches and graphics shaders whose
 // warps a Source hands out (NewEngine, AddCompute, AddShader) — sharing the
@@ -139,16 +117,14 @@ type Engine struct {
 	cores    []*core
 	eng      []*engine
 	queue    engineHeap
-	kernels  []*Kernel
+	disp     dispatcher
 	events   eventHeap
 	eventSeq uint64
 
-	ageCounter uint64
 	end        float64
 	err        error
 	checkpoint func(t float64) error
 
-	pool    []*warpState
 	current *engine // the engine being stepped
 	mu      memUnit
 	fetch   *fetcher
@@ -175,34 +151,21 @@ func NewEngine(g *arch.GPU, m *mem.Hierarchy) *Engine {
 		e.mem = mem.New(g)
 	}
 	e.mu.h = e.mem
-	for c := 0; c < g.Cores; c++ {
-		co := &core{id: c, firstActive: math.Inf(1)}
-		for k := 0; k < g.EnginesPerCore; k++ {
-			en := &engine{core: co, index: len(e.eng), heapIdx: -1}
-			en.sched.ready.flat = true
-			co.engines = append(co.engines, en)
-			e.eng = append(e.eng, en)
-		}
-		e.cores = append(e.cores, co)
+	e.cores = newCores(g)
+	for _, co := range e.cores {
+		e.eng = append(e.eng, co.engines...)
 	}
+	e.disp = dispatcher{cores: e.cores, places: max(g.MaxWarpsPerEngine*g.EnginesPerCore, 1), at: e.At, start: e.start}
 	e.fetch = newFetcher(g, len(e.cores), len(e.eng))
 	return e
 }
 
 // Run executes the kernels and returns the counters.
 func (e *Engine) Run() (*Result, error) {
-	if len(e.kernels) == 0 && e.events.Len() == 0 {
+	if len(e.disp.kernels) == 0 && e.events.Len() == 0 {
 		return nil, fmt.Errorf("timing: nothing to run")
 	}
-	// Fill the GPU: work-groups go to cores round-robin while they fit.
-	for progress := true; progress; {
-		progress = false
-		for _, c := range e.cores {
-			if e.launchOne(c, 0) {
-				progress = true
-			}
-		}
-	}
+	e.disp.distribute(0)
 	if e.trc != nil {
 		e.startTrace()
 	}
@@ -269,7 +232,7 @@ func (e *Engine) Run() (*Result, error) {
 	if e.err != nil {
 		return nil, e.err
 	}
-	for _, k := range e.kernels {
+	for _, k := range e.disp.kernels {
 		if err := k.unfinished(); err != nil {
 			return nil, err
 		}
@@ -287,7 +250,7 @@ func (e *Engine) Run() (*Result, error) {
 // check asks the compute dispatches (budget, context, progress) and the
 // caller's checkpoint whether to go on.
 func (e *Engine) check(t float64) error {
-	for _, k := range e.kernels {
+	for _, k := range e.disp.kernels {
 		if k.d != nil {
 			if err := k.d.Checkpoint(k.groupsDone, t); err != nil {
 				return err
@@ -311,25 +274,12 @@ func (e *Engine) SetCheckpoint(f func(t float64) error) { e.checkpoint = f }
 // millisecond.
 const checkpointSteps = 1024
 
-func (e *Engine) residentChange(c *core, t float64, delta int) {
-	c.residentArea += float64(c.resident) * (t - c.lastChange)
-	c.lastChange = t
-	c.resident += delta
-	c.peakResident = max(c.peakResident, c.resident)
-	if c.resident > 0 && !c.active {
-		c.active = true
-		c.firstActive = math.Min(c.firstActive, t)
+// start has a work-group's warps, just placed, look for work from t.
+func (e *Engine) start(ws *wgState, t float64) {
+	for _, st := range ws.warps {
+		e.prepare(st)
+		e.wake(st.eng, t)
 	}
-}
-
-func (e *Engine) newWarp() *warpState {
-	if n := len(e.pool); n > 0 {
-		w := e.pool[n-1]
-		e.pool = e.pool[:n-1]
-		*w = warpState{slots: w.slots[:0], trace: w.trace}
-		return w
-	}
-	return &warpState{}
 }
 
 // wake makes sure en will look for work no later than t.
@@ -548,16 +498,14 @@ func (e *Engine) finish(w *warpState, t float64) {
 	w.eng.sched.remove(w)
 	wg := w.wg
 	wg.done++
-	c := wg.core
-	e.residentChange(c, end, -1)
-	c.lastActive = max(c.lastActive, end)
+	wg.core.leave(end)
 	e.end = max(e.end, end)
 	if wg.done < len(wg.warps) {
 		e.tryRelease(wg)
 		return
 	}
 	// The work-group is done.
-	e.retire(wg, end)
+	e.disp.retire(wg, end)
 }
 
 // engineHeap orders engines by the time they next try to issue (ties: the

@@ -26,7 +26,7 @@ func (k *Kernel) countBlock(b int32, m emu.Mask) {
 // not operations of a pipe and are left out).
 func (e *Engine) classOps() []float64 {
 	out := make([]float64, len(arch.OpClasses))
-	for _, k := range e.kernels {
+	for _, k := range e.disp.kernels {
 		for b, lanes := range k.blockLanes {
 			if lanes == 0 {
 				continue

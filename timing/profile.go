@@ -101,7 +101,7 @@ func (e *Engine) Profiles() []*Profile {
 		return nil
 	}
 	var out []*Profile
-	for _, k := range e.kernels {
+	for _, k := range e.disp.kernels {
 		out = append(out, e.prof.of(k).p)
 	}
 	return out

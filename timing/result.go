@@ -25,7 +25,7 @@ func (e *Engine) result(cycles float64) *Result {
 	g := e.g
 	r := &Result{Cycles: cycles, TimeNS: cycles / g.ClockMHz * 1000}
 	ec, pcDefs := engineCounters, engineCoreCounters
-	if len(e.kernels) == 0 {
+	if len(e.disp.kernels) == 0 {
 		// Only events ran (a command processor's own work).
 		m := e.mem.Counters()
 		r.Counters = append(counters.Set{engineCounters.Of("cycles", cycles), engineCounters.Of("time_ns", r.TimeNS)}, m.Items(cycles)...)
@@ -33,9 +33,9 @@ func (e *Engine) result(cycles float64) *Result {
 	}
 	// Occupancy is measured against the first kernel's residency (the
 	// only one of a compute run); warp figures add up the kernels'.
-	k0 := e.kernels[0]
+	k0 := e.disp.kernels[0]
 	maxWarps := float64(k0.occ.ResidentWarpsPerCore)
-	if len(e.kernels) > 1 {
+	if len(e.disp.kernels) > 1 {
 		// Kernels with different residencies share the cores: measure
 		// against every warp slot a core has.
 		maxWarps = float64(e.g.MaxWarpsPerEngine * e.g.EnginesPerCore)
@@ -48,19 +48,14 @@ func (e *Engine) result(cycles float64) *Result {
 	var groups, ops, issueBusy float64
 	for _, co := range e.cores {
 		var pc counters.Set
-		co.residentArea += float64(co.resident) * (cycles - co.lastChange)
-		co.lastChange = cycles
-		active := 0.0
-		if co.lastActive > co.firstActive {
-			active = co.lastActive - co.firstActive
-		}
-		pc = append(pc, pcDefs.Of("active_cycles", active), pcDefs.Of("warps_launched", float64(co.warpsLaunched)))
-		launched += float64(co.warpsLaunched)
-		area += co.residentArea
-		peak = math.Max(peak, float64(co.peakResident))
+		cc := co.snapshot(cycles)
+		pc = append(pc, pcDefs.Of("active_cycles", cc.ActiveCycles), pcDefs.Of("warps_launched", cc.WarpsLaunched))
+		launched += cc.WarpsLaunched
+		area += cc.ResidentArea
+		peak = math.Max(peak, cc.PeakResident)
 		if cycles > 0 && maxWarps > 0 {
-			pc = append(pc, pcDefs.Of("occupancy_avg_pct", 100*co.residentArea/cycles/maxWarps),
-				pcDefs.Of("occupancy_peak_pct", 100*float64(co.peakResident)/maxWarps))
+			pc = append(pc, pcDefs.Of("occupancy_avg_pct", 100*cc.ResidentArea/cycles/maxWarps),
+				pcDefs.Of("occupancy_peak_pct", 100*cc.PeakResident/maxWarps))
 		}
 		var cgroups, cissue float64
 		var cstall [numCauses]float64
@@ -127,7 +122,7 @@ func (e *Engine) result(cycles float64) *Result {
 		}
 	}
 	var warpInsts, threadInsts, wgs float64
-	for _, k := range e.kernels {
+	for _, k := range e.disp.kernels {
 		wi, ti := k.warpInsts, k.threadInsts
 		if k.d != nil {
 			wi, ti = k.d.Stats.WarpInsts, k.d.Stats.ThreadInsts

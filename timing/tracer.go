@@ -107,8 +107,8 @@ func (e *Engine) startTrace() {
 	tr := &tracer{e: e, t: t, base: t.Now(), nsPerCycle: 1000 / e.g.ClockMHz, interval: t.Interval}
 	tr.next = tr.interval
 	var pipes []string
-	if len(e.kernels) > 0 {
-		pipes = e.kernels[0].prog.Pipes
+	if len(e.disp.kernels) > 0 {
+		pipes = e.disp.kernels[0].prog.Pipes
 	}
 	for _, c := range e.cores {
 		name := fmt.Sprintf("Core %d", c.id)
@@ -261,7 +261,7 @@ func (tr *tracer) finish(end float64) {
 	tr.zeroWindow(max(end, tr.window+tr.interval))
 	tr.doneBy, tr.counted = tr.sent, len(tr.doneIn)
 	tr.sampleAt(max(end, tr.window))
-	for _, k := range tr.e.kernels {
+	for _, k := range tr.e.disp.kernels {
 		if k.started {
 			tr.kernels.Slice(tr.ns(k.Start), tr.ns(k.End), k.Name)
 		}
