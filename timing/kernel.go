@@ -1,7 +1,6 @@
 package timing
 
 import (
-	"container/heap"
 	"fmt"
 
 	"github.com/pocketgpu/pocketgpu/arch"
@@ -100,49 +99,6 @@ type Source interface {
 	// quads not yet rasterised) is not returned: Next returns nil and the
 	// time to ask again (math.Inf(1): not until Engine.Wake).
 	Next(c int, t float64) (w *ReplayWarp, retry float64)
-}
-
-// ReplayWarp is a warp the executor has already run: the blocks it
-// executed, with their active lanes and memory accesses, in order. The
-// engine issues their groups and sends the accesses through the memory
-// hierarchy as it would for a live warp.
-type ReplayWarp struct {
-	Blocks []emu.Trace
-	// Start is when the warp may issue its first group (≥ the time Next
-	// returned it).
-	Start float64
-	// Launch, when set, is called when the warp is given a core at t; it
-	// returns when the warp's inputs are there (a vertex fetch), which
-	// its first group waits for.
-	Launch func(t float64) float64
-	// Retire, when set, is asked when the warp has issued its last group
-	// and its stores are complete (end): the warp stays resident until
-	// the time it returns (≥ end) — its outputs wait for a fixed-function
-	// unit, a blender, to take them — so a slow unit holds warp slots.
-	Retire func(end float64) float64
-	// Done, when set, is called with the time the warp retires.
-	Done func(t float64)
-}
-
-// Record copies a live trace (the executor reuses its slices) onto the
-// warp's blocks.
-func (r *ReplayWarp) Record(tr *emu.Trace) {
-	c := emu.Trace{Block: tr.Block, Active: tr.Active}
-	c.Accesses = append([]emu.Access(nil), tr.Accesses...)
-	c.Addrs = append([]uint64(nil), tr.Addrs...)
-	r.Blocks = append(r.Blocks, c)
-}
-
-// step fills tr with recorded block i; the status is what follows it.
-func (r *ReplayWarp) step(tr *emu.Trace, i int) emu.Status {
-	b := &r.Blocks[i]
-	tr.Block, tr.Active = b.Block, b.Active
-	tr.Accesses = append(tr.Accesses[:0], b.Accesses...)
-	tr.Addrs = append(tr.Addrs[:0], b.Addrs...)
-	if i == len(r.Blocks)-1 {
-		return emu.Done
-	}
-	return emu.Running
 }
 
 func (e *Engine) addKernel(k *Kernel, p *isa.Program, occ arch.Occupancy) error {
@@ -246,47 +202,4 @@ func (k *Kernel) unfinished() error {
 		return fmt.Errorf("internal: %d warps of %s still resident", k.resident, k.Name)
 	}
 	return nil
-}
-
-// At schedules f at time t of the simulation (after the work already due
-// then). Sources use it to model fixed-function units and command
-// processors: a tile's rasterisation finishing, a pass starting.
-func (e *Engine) At(t float64, f func(t float64)) {
-	e.eventSeq++
-	heap.Push(&e.events, event{t: t, seq: e.eventSeq, f: f})
-}
-
-func (e *Engine) runEvent() {
-	ev := heap.Pop(&e.events).(event)
-	e.end = max(e.end, ev.t)
-	if e.tr != nil && ev.t >= e.tr.next {
-		e.tr.sample(ev.t)
-	}
-	ev.f(ev.t)
-}
-
-type event struct {
-	t   float64
-	seq uint64
-	f   func(t float64)
-}
-
-// eventHeap orders events by time, then by when they were scheduled.
-type eventHeap []event
-
-func (h eventHeap) Len() int { return len(h) }
-func (h eventHeap) Less(i, j int) bool {
-	if h[i].t != h[j].t {
-		return h[i].t < h[j].t
-	}
-	return h[i].seq < h[j].seq
-}
-func (h eventHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
-func (h *eventHeap) Push(x any)   { *h = append(*h, x.(event)) }
-func (h *eventHeap) Pop() any {
-	old := *h
-	n := len(old)
-	x := old[n-1]
-	*h = old[:n-1]
-	return x
 }
