@@ -92,6 +92,19 @@ func (k *Kernel) Warps() uint64 { return k.warps }
 // for Retire (a blender taking their outputs).
 func (k *Kernel) HeldCycles() float64 { return k.heldCycles }
 
+// counts is what k's warps have done so far.
+func (k *Kernel) counts() KernelCounts {
+	c := KernelCounts{Warps: float64(k.warps), HeldCycles: k.heldCycles, ThreadOps: k.threadOps()}
+	if k.d != nil {
+		c.WarpInsts, c.ThreadInsts = float64(k.d.Stats.WarpInsts), float64(k.d.Stats.ThreadInsts)
+		c.WorkgroupsDone = float64(k.groupsDone)
+	} else {
+		c.WarpInsts, c.ThreadInsts = float64(k.warpInsts), float64(k.threadInsts)
+		c.WorkgroupsDone = float64(k.done)
+	}
+	return c
+}
+
 // Source hands out a shader kernel's warps.
 type Source interface {
 	// Next returns the next warp for core c, asked at time t when the
