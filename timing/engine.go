@@ -40,13 +40,13 @@ type Config struct {
 // when its next try is due (time).
 type engine struct {
 	core    *core
-	index   int // engine number in the GPU (for ordering)
-	sched   scheduler
-	issuer  issuer
+	index   int     // engine number in the GPU (for ordering)
 	time    float64 // next time this engine can try to issue
 	heapIdx int
 	rearmed bool // re-armed by wake while stepping, not in the heap
 	inHeap  bool
+	sched   scheduler
+	issuer  issuer
 }
 
 // Engine runs kernels on the GPU's cores: one compute dispatch (New), or

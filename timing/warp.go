@@ -40,7 +40,7 @@ type warpState struct {
 	fetched     bool        // the next group's code has been fetched
 	copying     bool        // an itemCopy holds the warp until its stores are done
 	finished    bool
-	scratch     int // its place in its work-group's scratch window (spill.go)
+	scratch     int // its place in its work-group's scratch window (memUnit.spill)
 }
 
 // wgState is a unit a core holds: a work-group, a task of several packed
