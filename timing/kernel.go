@@ -35,8 +35,9 @@ type Kernel struct {
 	// is active (execution.skips_idle_passes); 0 where it skips none.
 	passLanes int
 
-	// share is the part of a core one resident work-group (a shader warp)
-	// takes; maxGPU caps the work-groups resident GPU-wide.
+	// The dispatcher's: share is the part of a core one resident
+	// work-group (a shader warp) takes; maxGPU caps the work-groups
+	// resident GPU-wide (dispatcher.admitCompute, admitShader).
 	share    float64
 	maxGPU   int
 	resident int
