@@ -89,7 +89,7 @@ type GPU struct {
 	Tiling       Tiling       `yaml:"tiling" doc:"tile-based rendering"`
 	Raster       Raster       `yaml:"raster" doc:"fixed-function pixel back end"`
 
-	Execution        Execution        `yaml:"execution" doc:"ALU result latencies (the ops table gives throughput)"`
+	Execution        Execution        `yaml:"execution" doc:"ALU result and barrier latencies (the ops table gives throughput)"`
 	InstructionCache InstructionCache `yaml:"instruction_cache" doc:"instruction cache per core"`
 
 	CommandProcessor CommandProcessor `yaml:"command_processor" doc:"front end that reads command streams"`
@@ -333,13 +333,16 @@ type CommandProcessor struct {
 	CommandBytesPerDraw     int    `yaml:"command_bytes_per_draw" min:"1" max:"65536" unit:"B" doc:"command-stream bytes parsed per draw (packets, descriptors, indirect buffers), fetched through L2"`
 }
 
-// Execution holds the latencies of the execution pipes. The ops table says
-// how long an instruction keeps a pipe busy; these say how long after issue
-// its result can be read by a later instruction (on Bifrost, by a later
-// clause: inside a clause results pass through temporaries).
+// Execution holds the latencies of the execution pipes and of the
+// work-group barrier. The ops table says how long an instruction keeps a
+// pipe busy; these say how long after issue its result can be read by a
+// later instruction (on Bifrost, by a later clause: inside a clause results
+// pass through temporaries), and how long a barrier takes to let its
+// work-group go once every warp is there.
 type Execution struct {
-	ALULatencyCycles int `yaml:"alu_latency_cycles" min:"1" max:"10000" unit:"cycles" doc:"from the issue of an ALU operation (Bifrost: of a clause's last tuple) until a dependent instruction can read its result"`
-	SFULatencyCycles int `yaml:"sfu_latency_cycles" min:"1" max:"10000" unit:"cycles" doc:"the same for special-function operations (*_sfu, fp32_div)"`
+	ALULatencyCycles     int `yaml:"alu_latency_cycles" min:"1" max:"10000" unit:"cycles" doc:"from the issue of an ALU operation (Bifrost: of a clause's last tuple) until a dependent instruction can read its result"`
+	SFULatencyCycles     int `yaml:"sfu_latency_cycles" min:"1" max:"10000" unit:"cycles" doc:"the same for special-function operations (*_sfu, fp32_div)"`
+	BarrierLatencyCycles int `yaml:"barrier_latency_cycles" min:"1" max:"10000" unit:"cycles" doc:"from the last warp of a work-group reaching a barrier (its stores accepted) until the work-group's warps may issue again"`
 	// SkipsIdlePasses: a warp wider than the engine's lanes runs an ALU
 	// instruction in passes of lanes_per_engine lanes (a wave128 FP32
 	// instruction on a 64-wide partition, seed 004); hardware that skips a

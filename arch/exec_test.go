@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// Bad execution parameters (op expansions, latencies, the instruction cache,
+// Bad execution parameters (op expansions, latencies, the barrier's, the instruction cache,
 // code-size fields) are refused with the file, line and path.
 func TestExecutionParseErrors(t *testing.T) {
 	tests := []struct {
@@ -24,6 +24,9 @@ func TestExecutionParseErrors(t *testing.T) {
 		{"expansion to unsupported", "base: adreno-615\nops:\n  int8_add: {expands_to: [fp64_add]}\n", 3, "ops.int8_add.expands_to[0]", "cannot execute"},
 		{"no alu latency", "base: mali-g52\nexecution: {alu_latency_cycles: null}\n", 2, "execution.alu_latency_cycles", "required"},
 		{"latency range", "base: mali-g52\nexecution: {sfu_latency_cycles: 0}\n", 2, "execution.sfu_latency_cycles", "0 is out of range"},
+		{"no barrier latency", "base: powervr-gx6250\nexecution: {barrier_latency_cycles: null}\n", 2, "execution.barrier_latency_cycles", "required"},
+		{"barrier latency zero", "base: adreno-640\nexecution: {barrier_latency_cycles: 0}\n", 2, "execution.barrier_latency_cycles", "0 is out of range"},
+		{"barrier latency range", "base: mali-g52\nexecution: {barrier_latency_cycles: 20000}\n", 2, "execution.barrier_latency_cycles", "20000 is out of range; allowed: 1 to 10000"},
 		{"icache line", "base: mali-g52\ninstruction_cache: {line_bytes: 48}\n", 2, "instruction_cache.line_bytes", "not a power of two"},
 		{"icache smaller than line", "base: mali-g52\ninstruction_cache: {size_kib: 1, line_bytes: 2048}\n", 2, "instruction_cache.size_kib", "smaller than one 2048-byte line"},
 		{"buffer not smaller", "base: mali-g52\ninstruction_cache: {engine_buffer_bytes: 8192}\n", 2, "instruction_cache.engine_buffer_bytes", "not smaller than the 8 KiB cache"},

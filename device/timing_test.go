@@ -236,6 +236,49 @@ func TestAsyncCopyBurst(t *testing.T) {
 	}
 }
 
+// A barrier releases its work-group execution.barrier_latency_cycles after
+// the last warp arrives: a user file's longer latency adds to every
+// work-group's time, as a stall on the barrier (async.cl: one barrier per
+// work-group of 64, eight G52 warps).
+func TestPhysicsBarrierLatency(t *testing.T) {
+	run := func(g *arch.GPU) *TimedResult {
+		dev := Open(g)
+		k := loadTestEntry(t, dev, "async.spv", "copy_fixed")
+		var args []kernel.Arg
+		var data [][]byte
+		for _, s := range []string{"buf:f32:32768=iota", "buf:f32:4096"} {
+			a, _ := kernel.ParseArg(s)
+			d, _ := a.Materialize(".")
+			args, data = append(args, a), append(data, d)
+		}
+		b, err := dev.BindSpecs(k, args, data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := dev.Time(k, NDRange{Dims: 1, Global: [3]int{4096, 1, 1}, Local: [3]int{64, 1, 1}}, b.Args, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	base := userGPU(t, "mali-g52", "")
+	if base.Execution.BarrierLatencyCycles != 4 {
+		t.Fatalf("mali-g52 barrier latency %d, want the preset's 4", base.Execution.BarrierLatencyCycles)
+	}
+	a := run(base)
+	b := run(userGPU(t, "mali-g52", "execution: {barrier_latency_cycles: 1004}\n"))
+	// Each of the 64 work-groups waits 1000 cycles more (one with local
+	// memory at a time on each of the two cores); the stores drain to DRAM
+	// meanwhile, so the run grows by less than 32 of them in turn.
+	if d := b.Timing.Cycles - a.Timing.Cycles; d < 1000 || d > 64*1000 {
+		t.Errorf("barrier latency 4 -> 1004: %.0f -> %.0f cycles; want 1000 to 64000 more", a.Timing.Cycles, b.Timing.Cycles)
+	}
+	sa, sb := a.Timing.Counters.Value("stall_barrier_cycles"), b.Timing.Counters.Value("stall_barrier_cycles")
+	if sb <= sa+1000 {
+		t.Errorf("stall_barrier_cycles %.0f -> %.0f; want the longer release to show as barrier stalls", sa, sb)
+	}
+}
+
 // A compare-and-swap loop per work-item on global and local memory: lanes
 // of a warp retry until each has won once, in functional and timed runs.
 func TestCompareExchange(t *testing.T) {

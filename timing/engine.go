@@ -13,36 +13,13 @@ package timing
 import (
 	"errors"
 	"fmt"
-	"math"
 
 	"github.com/pocketgpu/pocketgpu/arch"
 	"github.com/pocketgpu/pocketgpu/emu"
-	"github.com/pocketgpu/pocketgpu/ir"
 	"github.com/pocketgpu/pocketgpu/isa"
 	"github.com/pocketgpu/pocketgpu/timing/mem"
 	"github.com/pocketgpu/pocketgpu/timing/trace"
 )
-
-// Stall causes: what the earliest-ready warp of an idle engine was waiting
-// for.
-type Cause uint8
-
-const (
-	StallNone         Cause = iota
-	StallMemory             // a load's data
-	StallTexture            // a texture sample
-	StallDependency         // an ALU result (pipeline latency)
-	StallPipe               // the pipe its instruction needs is busy
-	StallBarrier            // the work-group barrier
-	StallBankConflict       // local-memory bank conflicts
-	StallNoWarp             // no resident warp
-	StallFetch              // instruction fetch (cache miss)
-	numCauses
-)
-
-var causeNames = [...]string{"none", "memory", "texture", "dependency", "pipe", "barrier", "bank_conflict", "no_warp", "instruction_fetch"}
-
-func (c Cause) String() string { return causeNames[c] }
 
 // Config is one timed kernel run.
 type Config struct {
@@ -57,154 +34,56 @@ type Config struct {
 	LocalBytes int
 }
 
-type warpState struct {
-	w     *emu.Warp   // a live warp the executor steps (compute)
-	rp    *ReplayWarp // or a warp the executor already ran (shaders)
-	rpAt  int         // next recorded block of rp
-	k     *Kernel
-	wg    *wgState
-	eng   *engine
-	slot  int // warps launched on the core before it
-	age   uint64
-	plans []groupPlan // the current block's groups
-	// idle is the share of the current block's passes with no active
-	// lane, which a GPU that skips them does not spend (Kernel.passLanes).
-	idle  float64
-	next  int
-	trace emu.Trace
-	acc   int // next trace access to match
-
-	slots       []slotReady // per IR slot: when its value is available, and what produces it
-	readyAt     float64     // the warp may issue its next group from here
-	why         Cause       // what readyAt waits for
-	outstanding float64     // the last store/atomic completes
-	after       emu.Status  // what the executor said after the current block
-	hasNext     bool        // the fields below describe a group ready to consider
-	nextWhy     Cause       // what the next group's inputs wait for (its readiness is in eng.ready)
-	pos         int         // index in eng.warps
-	waiting     bool        // at a barrier
-	fetched     bool        // the next group's code has been fetched
-	copying     bool        // an itemCopy holds the warp until its stores are done
-	finished    bool
-	scratch     int // its place in its work-group's scratch window (spill.go)
-}
-
-type wgState struct {
-	wg       *emu.WorkGroup // nil for a shader warp's one-warp group
-	k        *Kernel
-	core     *core
-	slot     int
-	warps    []*warpState
-	arrived  int
-	arriveAt float64
-	done     int
-}
-
+// engine is what issues warps — a Bifrost execution engine, an Adreno ALU
+// partition, a Rogue USC, a Midgard arithmetic pipe — as its units: the
+// warp scheduler and the issuer (the port and pipes). The Engine steps it
+// when its next try is due (time).
 type engine struct {
-	core  *core
-	index int // engine number in the GPU (for ordering)
-	warps []*warpState
-	// ready orders the warps by when their next group's inputs are
-	// ready, for pick.
-	ready     readyQueue
-	time      float64 // next time this engine can try to issue
-	issueFree float64
-	pipeFree  []float64
-	last      int
-	heapIdx   int
-	rearmed   bool // re-armed by wake while stepping, not in the heap
-	// cand is the warp pick chose to issue at time; nothing but a wake
-	// (new warps, a barrier release) can change that choice meanwhile.
-	cand   *warpState
-	inHeap bool
-
-	// counters
-	pipeBusy    []float64
-	issueCycles float64
-	groups      uint64
-	ops         uint64
-	stall       [numCauses]float64
-	busyUntil   float64
-	// An open stall: from stallFrom the engine waits for stallW (for
-	// stallWhy). It is charged when the engine next steps, up to then: a
-	// wake may bring that step forward and the choice changes, so
-	// charging the whole predicted wait at once would count the overlap
-	// twice.
-	stallFrom float64
-	stallWhy  Cause
-	stallW    *warpState
-}
-
-// closeStall charges the engine's open stall up to t.
-func (e *Engine) closeStall(en *engine, t float64) {
-	w := en.stallW
-	if w == nil {
-		return
-	}
-	en.stallW = nil
-	if d := t - en.stallFrom; d > 0 {
-		en.stall[en.stallWhy] += d
-		if e.prof != nil {
-			e.prof.stalled(w, en.stallWhy, d)
-		}
-	}
-}
-
-type core struct {
-	id      int
-	engines []*engine
-	wgs     []*wgState
-	// load is the share of the core resident work takes: a kernel's
-	// work-group takes 1/WorkgroupsPerCore of it (a shader warp
-	// 1/ResidentWarpsPerCore), so kernels sharing a core split it.
-	load     float64
-	warpSlot int
-	// counters
-	warpsLaunched uint64
-	residentArea  float64 // integral of resident warps over time
-	lastChange    float64
-	resident      int
-	peakResident  int
-	firstActive   float64
-	lastActive    float64
-	active        bool
+	core    *core
+	index   int     // engine number in the GPU (for ordering)
+	time    float64 // next time this engine can try to issue
+	heapIdx int
+	rearmed bool // re-armed by wake while stepping, not in the heap
+	inHeap  bool
+	sched   scheduler
+	issuer  issuer
 }
 
 // Engine runs kernels on the GPU's cores: one compute dispatch (New), or
 // several kernels at once — compute dispatches and graphics shaders whose
 // warps a Source hands out (NewEngine, AddCompute, AddShader) — sharing the
 // engines, pipes, caches and DRAM.
+//
+// It is made of units, each a type with its file: the dispatcher gives
+// the cores work; each engine's scheduler picks a warp and its issuer
+// takes the issue port and pipes; the fetcher brings the group's code;
+// the memory unit sends its memory work to the hierarchy; a work-group's
+// barrier holds its warps. Run is the loop that steps them in time order.
 type Engine struct {
-	g        *arch.GPU
-	mem      *mem.Hierarchy
-	cores    []*core
-	eng      []*engine
-	queue    engineHeap
-	kernels  []*Kernel
-	events   eventHeap
-	eventSeq uint64
+	g     *arch.GPU
+	mem   *mem.Hierarchy
+	cores []*core
+	eng   []*engine // every core's, core by core
 
-	ageCounter uint64
-	end        float64
+	// The units beside each engine's scheduler and issuer.
+	disp  dispatcher
+	mu    memUnit
+	fetch *fetcher // nil without an instruction cache
+
+	// The loop (Run).
+	queue      engineHeap
+	current    *engine // the engine being stepped
+	events     eventHeap
+	eventSeq   uint64
+	end        float64 // the latest time work ended or an event ran
 	err        error
 	checkpoint func(t float64) error
 
-	pool    []*warpState
-	current *engine // the engine being stepped
-	req     mem.Request
-	fetch   *fetcher
-	prof    *profiler // nil unless EnableProfile (profile.go)
-	samp    *sampler  // nil unless EnableTimeline (timeline.go)
-	trc     *trace.Trace
-	tr      *tracer // nil unless EnableTrace (tracer.go)
-
-	// Scratch of itemCopy.
-	copyLoads, copyStores []emu.Access
-	copyAddrs             []uint64
-
-	// Spill messages (spill.go): their counts, and scratch.
-	spills     spillCounts
-	spillAddrs []uint64
+	// Observers, nil unless enabled.
+	prof *profiler // EnableProfile (profile.go)
+	samp *sampler  // EnableTimeline (timeline.go)
+	trc  *trace.Trace
+	tr   *tracer // EnableTrace, from the start of Run (tracer.go)
 }
 
 // New prepares a timed run of one compute dispatch.
@@ -223,34 +102,22 @@ func NewEngine(g *arch.GPU, m *mem.Hierarchy) *Engine {
 	if e.mem == nil {
 		e.mem = mem.New(g)
 	}
-	for c := 0; c < g.Cores; c++ {
-		co := &core{id: c, firstActive: math.Inf(1)}
-		for k := 0; k < g.EnginesPerCore; k++ {
-			en := &engine{core: co, index: len(e.eng), heapIdx: -1}
-			en.ready.flat = true
-			co.engines = append(co.engines, en)
-			e.eng = append(e.eng, en)
-		}
-		e.cores = append(e.cores, co)
+	e.mu.h = e.mem
+	e.cores = newCores(g)
+	for _, co := range e.cores {
+		e.eng = append(e.eng, co.engines...)
 	}
+	e.disp = dispatcher{cores: e.cores, places: max(g.MaxWarpsPerEngine*g.EnginesPerCore, 1), at: e.At, start: e.start}
 	e.fetch = newFetcher(g, len(e.cores), len(e.eng))
 	return e
 }
 
 // Run executes the kernels and returns the counters.
 func (e *Engine) Run() (*Result, error) {
-	if len(e.kernels) == 0 && e.events.Len() == 0 {
+	if len(e.disp.kernels) == 0 && e.events.Len() == 0 {
 		return nil, fmt.Errorf("timing: nothing to run")
 	}
-	// Fill the GPU: work-groups go to cores round-robin while they fit.
-	for progress := true; progress; {
-		progress = false
-		for _, c := range e.cores {
-			if e.launchOne(c, 0) {
-				progress = true
-			}
-		}
-	}
+	e.disp.distribute(0)
 	if e.trc != nil {
 		e.startTrace()
 	}
@@ -317,7 +184,7 @@ func (e *Engine) Run() (*Result, error) {
 	if e.err != nil {
 		return nil, e.err
 	}
-	for _, k := range e.kernels {
+	for _, k := range e.disp.kernels {
 		if err := k.unfinished(); err != nil {
 			return nil, err
 		}
@@ -335,7 +202,7 @@ func (e *Engine) Run() (*Result, error) {
 // check asks the compute dispatches (budget, context, progress) and the
 // caller's checkpoint whether to go on.
 func (e *Engine) check(t float64) error {
-	for _, k := range e.kernels {
+	for _, k := range e.disp.kernels {
 		if k.d != nil {
 			if err := k.d.Checkpoint(k.groupsDone, t); err != nil {
 				return err
@@ -359,39 +226,26 @@ func (e *Engine) SetCheckpoint(f func(t float64) error) { e.checkpoint = f }
 // millisecond.
 const checkpointSteps = 1024
 
-func (e *Engine) residentChange(c *core, t float64, delta int) {
-	c.residentArea += float64(c.resident) * (t - c.lastChange)
-	c.lastChange = t
-	c.resident += delta
-	c.peakResident = max(c.peakResident, c.resident)
-	if c.resident > 0 && !c.active {
-		c.active = true
-		c.firstActive = math.Min(c.firstActive, t)
+// start has a work-group's warps, just placed, look for work from t.
+func (e *Engine) start(ws *wgState, t float64) {
+	for _, st := range ws.warps {
+		e.prepare(st)
+		e.wake(st.eng, t)
 	}
-}
-
-func (e *Engine) newWarp() *warpState {
-	if n := len(e.pool); n > 0 {
-		w := e.pool[n-1]
-		e.pool = e.pool[:n-1]
-		*w = warpState{slots: w.slots[:0], trace: w.trace}
-		return w
-	}
-	return &warpState{}
 }
 
 // wake makes sure en will look for work no later than t.
 func (e *Engine) wake(en *engine, t float64) {
-	en.cand = nil
+	en.sched.cand = nil
 	if en == e.current && !en.inHeap {
-		t = max(t, en.issueFree)
+		t = max(t, en.issuer.portFree)
 		if !en.rearmed || t < en.time {
 			en.time = t
 		}
 		en.rearmed = true
 		return
 	}
-	t = max(t, en.issueFree)
+	t = max(t, en.issuer.portFree)
 	if en.inHeap {
 		if t < en.time {
 			en.time = t
@@ -407,134 +261,34 @@ func (e *Engine) wake(en *engine, t float64) {
 // step lets an engine issue one group at en.time or later.
 func (e *Engine) step(en *engine) {
 	t := en.time
-	e.closeStall(en, t)
-	if w := en.cand; w != nil {
-		en.cand = nil
+	if w, why, d := en.sched.closeStall(t); d > 0 && e.prof != nil {
+		e.prof.stalled(w, why, d)
+	}
+	if w := en.sched.cand; w != nil {
+		en.sched.cand = nil
 		if w.hasNext && !w.waiting && !w.finished {
 			e.issue(en, w, t)
-			if len(en.warps) > 0 {
-				e.wake(en, max(en.issueFree, t))
+			if len(en.sched.warps) > 0 {
+				e.wake(en, max(en.issuer.portFree, t))
 			}
 			return
 		}
 	}
-	w, start, why := e.pick(en, t)
+	w, start, why := en.sched.pick(t, en.issuer.portFree, en.issuer.pipeFree)
 	if w == nil {
 		// Nothing can ever issue here until something wakes the engine
 		// (a barrier release, a new work-group).
-		if len(en.warps) == 0 {
-			en.busyUntil = t
-		}
 		return
 	}
 	if start > t {
-		en.stallFrom, en.stallWhy, en.stallW = t, why, w
+		en.sched.stall(t, why, w)
 		e.wake(en, start)
-		en.cand = w
+		en.sched.cand = w
 		return
 	}
 	e.issue(en, w, t)
-	if len(en.warps) > 0 {
-		e.wake(en, max(en.issueFree, t))
-	}
-}
-
-// pick finds the warp that can issue earliest (ties: the next after the
-// one that issued last, round-robin). It returns the start time and, when
-// that is later than t, what the warp waits for.
-func (e *Engine) pick(en *engine, t float64) (*warpState, float64, Cause) {
-	n := len(en.warps)
-	from := en.last + 1
-	if from >= n {
-		from = 0
-	}
-	// Most picks find a warp that can issue at t.
-	if en.issueFree <= t {
-		if i := en.ready.first(from, t, en.pipeFree); i >= 0 {
-			en.last = i
-			return en.warps[i], t, StallNone
-		}
-	}
-	best, bestStart := en.ready.earliest(from, en.issueFree, en.pipeFree)
-	if best < 0 {
-		return nil, 0, StallNoWarp
-	}
-	en.last = best
-	w := en.warps[best]
-	if bestStart <= t {
-		return w, t, StallNone
-	}
-	return w, bestStart, en.ready.waitsFor(best, w.nextWhy, en.pipeFree)
-}
-
-// prepare makes sure the warp knows its next group (running the executor
-// for a new block when the last is used up) and when that group's inputs
-// are ready. A warp's readiness changes only when it issues, fetches a
-// block or leaves a barrier, so pick reads this instead of recomputing it.
-func (e *Engine) prepare(w *warpState) {
-	w.hasNext = false
-	en := w.eng
-	if !e.fetchBlock(w) {
-		if !w.finished {
-			en.ready.set(w.pos, math.Inf(1), 0)
-		}
-		return
-	}
-	gp := &w.plans[w.next]
-	s, why := w.readyAt, w.why
-	for _, r := range gp.reads {
-		if x := w.slots[r]; x.at > s {
-			s, why = x.at, x.why
-		}
-	}
-	w.nextWhy = why
-	w.hasNext = true
-	en.ready.set(w.pos, s, gp.mask)
-}
-
-// fetchBlock runs the warp's next block in the executor and points the
-// warp at that block's groups. It returns false when the warp has nothing
-// to issue (it finished, or waits at a barrier).
-func (e *Engine) fetchBlock(w *warpState) bool {
-	for {
-		if w.finished || w.waiting {
-			return false
-		}
-		if w.next < len(w.plans) {
-			return true
-		}
-		var st emu.Status
-		if w.rp != nil {
-			st = w.rp.step(&w.trace, w.rpAt)
-			w.rpAt++
-		} else {
-			w.w.Trace = &w.trace
-			st = w.w.Step()
-		}
-		if st == emu.Faulted {
-			e.fail(w.w.Err())
-			return false
-		}
-		w.after = st
-		k := w.k
-		w.plans = k.plans[w.trace.Block]
-		w.next, w.acc = 0, 0
-		if n := k.passLanes; n > 0 {
-			width := k.prog.WarpWidth
-			all := (width + n - 1) / n
-			w.idle = float64(all-w.trace.Active.Runs(width, n)) / float64(all)
-		}
-		k.countBlock(w.trace.Block, w.trace.Active)
-		if w.rp != nil {
-			blk := &k.prog.IR.Blocks[w.trace.Block]
-			n := uint64(blk.End-blk.Start) + 1
-			k.warpInsts += n
-			k.threadInsts += n * uint64(w.trace.Active.Count())
-		}
-		if len(w.plans) == 0 {
-			// Nothing to issue: apply what follows the block at once.
-			e.blockDone(w, w.readyAt)
-		}
+	if len(en.sched.warps) > 0 {
+		e.wake(en, max(en.issuer.portFree, t))
 	}
 }
 
@@ -542,414 +296,4 @@ func (e *Engine) fail(err error) {
 	if e.err == nil {
 		e.err = err
 	}
-}
-
-// issue issues w's next group on en at t. When the group's code is not in
-// the engine's instruction buffer or the core's cache, the warp waits for
-// the fetch instead and another warp may issue meanwhile.
-func (e *Engine) issue(en *engine, w *warpState, t float64) {
-	gp := &w.plans[w.next]
-	g := gp.g
-	if e.fetch != nil && !w.fetched {
-		w.fetched = true
-		if at := e.fetch.fetch(w.wg.core.id, en.index, w.k.codeBase+g.CodeOffset, g.CodeBytes, t); at > t {
-			w.readyAt, w.why = at, StallFetch
-			e.prepare(w)
-			return
-		}
-	}
-	w.fetched = false
-	if e.prof != nil {
-		e.prof.issued(w, gp)
-	}
-	en.issueFree = t + gp.issue
-	if tr := e.tr; tr != nil {
-		// Most issues extend the engine's open slice.
-		if et := &tr.engines[en.index]; et.k == w.k && t < tr.next && et.win == tr.window {
-			et.end = t + gp.issue
-			et.groups++
-			et.cycles += gp.issue
-		} else {
-			tr.issued(en, w.k, t, gp.issue)
-		}
-	}
-	for _, u := range gp.pipes {
-		c := u.cycles - u.passes*w.idle
-		en.pipeFree[u.pipe] = max(en.pipeFree[u.pipe], t) + c
-		en.pipeBusy[u.pipe] += c
-	}
-	lat := t + gp.latency
-	for _, s := range gp.writes {
-		w.slots[s] = slotReady{lat, StallDependency}
-	}
-	for _, pc := range g.Mem {
-		e.memOp(w, pc, t)
-	}
-	for i := range g.Spill {
-		e.spillOp(w, &g.Spill[i], t)
-	}
-	en.groups++
-	en.issueCycles += gp.issue
-	en.ops += uint64(g.Ops)
-	en.busyUntil = max(en.busyUntil, en.issueFree)
-	if !w.copying {
-		w.readyAt, w.why = en.issueFree, StallNone
-	}
-	w.copying = false
-	w.next++
-	if w.next == len(w.plans) {
-		e.blockDone(w, en.issueFree)
-	}
-	e.prepare(w)
-}
-
-// blockDone applies what the executor said after the block: continue,
-// wait at a barrier, or finish.
-func (e *Engine) blockDone(w *warpState, t float64) {
-	switch w.after {
-	case emu.AtBarrier:
-		e.arrive(w, t)
-	case emu.Done:
-		e.finish(w, t)
-	}
-}
-
-// memOp sends one memory instruction's accesses to the hierarchy and
-// records when its results arrive.
-func (e *Engine) memOp(w *warpState, pc int32, t float64) {
-	tr := &w.trace
-	for w.acc < len(tr.Accesses) && tr.Accesses[w.acc].PC != pc {
-		w.acc++
-	}
-	if w.k.itemCopy && w.acc < len(tr.Accesses) && tr.Accesses[w.acc].Bulk {
-		e.itemCopy(w, pc, t)
-		return
-	}
-	done := t
-	cause := StallMemory
-	for w.acc < len(tr.Accesses) && tr.Accesses[w.acc].PC == pc {
-		a := tr.Accesses[w.acc]
-		w.acc++
-		if a.Space == ir.SpacePrivate {
-			continue // registers: the lowering costs these as moves
-		}
-		r := &e.req
-		r.Core, r.Space, r.Group = w.wg.core.id, a.Space, w.wg.slot
-		r.Window = w.k.window(a.Space, w.wg.core.id, w.wg.slot)
-		r.Addrs = tr.Addrs[a.Start : a.Start+a.N]
-		r.Bytes, r.Lanes = a.Bytes, a.N
-		r.Burst = a.Bulk && w.k.burstCopy
-		r.Stream = mem.StreamData
-		switch a.Kind {
-		case emu.AccessLoad:
-			r.Kind = mem.Load
-		case emu.AccessStore:
-			r.Kind = mem.Store
-		case emu.AccessAtomic:
-			r.Kind = mem.Atomic
-		case emu.AccessTexture:
-			r.Kind = mem.Texture
-			r.Stream = mem.StreamTexture
-			r.Lanes = tr.Active.Count()
-			cause = StallTexture
-		}
-		var res mem.Result
-		if e.prof == nil {
-			res = e.mem.Access(t, r)
-		} else {
-			res = e.prof.access(e.mem, w.k, pc, t, r)
-		}
-		if e.tr != nil {
-			e.tr.request(t, res.Done)
-		}
-		if res.Conflicts > 0 {
-			cause = StallBankConflict
-		}
-		if a.Bulk {
-			// A kernel waits for its async copies (wait_group_events) before
-			// it uses them; the copying warp stalls until the copy is done.
-			if res.Done > w.readyAt {
-				w.readyAt, w.why = res.Done, StallMemory
-			}
-			continue
-		}
-		if r.Kind == mem.Store {
-			w.outstanding = max(w.outstanding, res.Done)
-			continue
-		}
-		done = max(done, res.Done)
-	}
-	ip := w.k.prog.IR
-	in := &ip.Code[pc]
-	dst, n := in.Dst, int(in.N)
-	switch in.Op {
-	case ir.OpAtomic:
-		dst, n = ip.Atomics[in.Aux].Dst, 1
-		w.outstanding = max(w.outstanding, done)
-	case ir.OpImage:
-		n = max(ip.Images[in.Aux].N, 1)
-	}
-	for k := 0; k < n && dst >= 0; k++ {
-		if s := int(dst) + k; s < len(w.slots) {
-			w.slots[s] = slotReady{done, cause}
-		}
-	}
-}
-
-// itemCopy times an async_work_group_copy that has no burst path (Rogue
-// without a compile-time work-group size of async_copy_min_workgroup or
-// more, seed 003 §System Memory Access): the work-items copy the elements
-// themselves, as a library's portable async_work_group_copy does (work-item
-// i copies elements i, i + size, ...). Round after round each of the warp's
-// work-items loads one element from global memory into its registers (an
-// instruction a round, its lanes' addresses resolved as any load's), and
-// once the data is there stores it into local memory (another instruction
-// a round, through the common store's bank rules). The warp waits for the
-// last store (wait_group_events). The bulk transfers the executor recorded
-// at pc (a load and a store for each work-group with lanes in the warp)
-// give the elements; a work-group larger than the warp has its copy
-// charged to its first warp, which recorded it.
-func (e *Engine) itemCopy(w *warpState, pc int32, t float64) {
-	tr := &w.trace
-	k := w.k
-	e.copyLoads, e.copyStores = e.copyLoads[:0], e.copyStores[:0]
-	for ; w.acc < len(tr.Accesses) && tr.Accesses[w.acc].PC == pc; w.acc++ {
-		if a := tr.Accesses[w.acc]; a.Kind == emu.AccessLoad {
-			e.copyLoads = append(e.copyLoads, a)
-		} else {
-			e.copyStores = append(e.copyStores, a)
-		}
-	}
-	if len(e.copyLoads) == 0 || len(e.copyLoads) != len(e.copyStores) {
-		return
-	}
-	chunk := max(min(k.d.WorkGroupSize(), k.d.Width), 1)
-	rounds := 0
-	for _, a := range e.copyLoads {
-		rounds = max(rounds, (a.N+chunk-1)/chunk)
-	}
-	// One instruction per burst of each work-item's element.
-	bursts := 1
-	if b := k.copyBurst; b > 0 && e.copyLoads[0].Bytes > b {
-		bursts = (e.copyLoads[0].Bytes + b - 1) / b
-	}
-	inst := k.instIssue * float64(bursts)
-	en := w.eng
-	// The copy's own group issued the first round's load.
-	extra := float64(rounds-1) * inst
-	en.issueFree += extra
-	en.issueCycles += extra
-	en.busyUntil = max(en.busyUntil, en.issueFree)
-	round := func(r int, acc []emu.Access, kind mem.Kind, at float64) float64 {
-		lo := r * chunk
-		e.copyAddrs = e.copyAddrs[:0]
-		for _, a := range acc {
-			if hi := min(lo+chunk, a.N); lo < hi {
-				e.copyAddrs = append(e.copyAddrs, tr.Addrs[a.Start+lo:a.Start+hi]...)
-			}
-		}
-		if len(e.copyAddrs) == 0 {
-			return at
-		}
-		q := &e.req
-		*q = mem.Request{Core: w.wg.core.id, Space: acc[0].Space, Kind: kind, Addrs: e.copyAddrs,
-			Bytes: acc[0].Bytes, Lanes: len(e.copyAddrs), Group: w.wg.slot, Stream: mem.StreamData,
-			Window: w.k.window(acc[0].Space, w.wg.core.id, w.wg.slot)}
-		res := e.mem.Access(at, q)
-		if e.tr != nil {
-			e.tr.request(at, res.Done)
-		}
-		return res.Done
-	}
-	loaded := t
-	for r := 0; r < rounds; r++ {
-		loaded = max(loaded, round(r, e.copyLoads, mem.Load, t+float64(r)*inst))
-	}
-	stores := append([]emu.Access(nil), e.copyStores...)
-	w.readyAt, w.why, w.copying = math.Inf(1), StallMemory, true
-	e.At(loaded, func(now float64) {
-		// The stores issue once the data is in the registers.
-		start := max(now, en.issueFree)
-		n := float64(rounds) * inst
-		en.issueFree = start + n
-		en.issueCycles += n
-		en.busyUntil = max(en.busyUntil, en.issueFree)
-		done := en.issueFree
-		for r := 0; r < rounds; r++ {
-			done = max(done, round(r, stores, mem.Store, start+float64(r)*inst))
-		}
-		w.outstanding = max(w.outstanding, done)
-		if w.finished {
-			return
-		}
-		w.readyAt, w.why = done, StallMemory
-		e.prepare(w)
-		e.wake(en, done)
-	})
-}
-
-// arrive records a warp at its work-group's barrier; the last to arrive
-// releases them all.
-func (e *Engine) arrive(w *warpState, t float64) {
-	wg := w.wg
-	w.waiting = true
-	wg.arrived++
-	wg.arriveAt = max(wg.arriveAt, max(t, w.outstanding))
-	e.tryRelease(wg)
-}
-
-// barrierLatency is the cost of a work-group barrier once every warp has
-// arrived. assumed: a few cycles for the release to reach the schedulers;
-// the seeds give no figure.
-const barrierLatency = 4
-
-func (e *Engine) tryRelease(wg *wgState) {
-	if wg.arrived == 0 || wg.arrived+wg.done < len(wg.warps) {
-		return
-	}
-	if _, err := wg.wg.Sync(); err != nil {
-		e.fail(err)
-		return
-	}
-	at := wg.arriveAt + barrierLatency
-	for _, w := range wg.warps {
-		if !w.waiting {
-			continue
-		}
-		w.waiting = false
-		w.after = emu.Running
-		if at > w.readyAt {
-			w.readyAt, w.why = at, StallBarrier
-		}
-		e.prepare(w)
-		e.wake(w.eng, w.readyAt)
-	}
-	wg.arrived, wg.arriveAt = 0, 0
-}
-
-// finish retires a warp; the last warp of a work-group retires the
-// work-group and lets the core take another.
-func (e *Engine) finish(w *warpState, t float64) {
-	end := max(t, w.outstanding)
-	if w.rp != nil && w.rp.Retire != nil {
-		held := max(w.rp.Retire(end), end)
-		w.k.heldCycles += held - end
-		end = held
-	}
-	w.finished = true
-	en := w.eng
-	i := w.pos
-	en.warps = append(en.warps[:i], en.warps[i+1:]...)
-	en.ready.remove(i)
-	for _, x := range en.warps[i:] {
-		x.pos--
-	}
-	if en.last >= i && en.last > 0 {
-		en.last--
-	}
-	wg := w.wg
-	wg.done++
-	wg.arriveAt = max(wg.arriveAt, 0)
-	c := wg.core
-	e.residentChange(c, end, -1)
-	c.lastActive = max(c.lastActive, end)
-	e.end = max(e.end, end)
-	if wg.done < len(wg.warps) {
-		e.tryRelease(wg)
-		return
-	}
-	// The work-group is done.
-	e.retire(wg, end)
-}
-
-// engineHeap orders engines by the time they next try to issue (ties: the
-// engine's index, for determinism). A typed binary heap whose entries carry
-// their keys: the engine loop pops and pushes once per issued group, and
-// comparing keys in place spares a visit to each engine's struct.
-type engineHeap []heapEntry
-
-type heapEntry struct {
-	time  float64
-	index int
-	en    *engine
-}
-
-func (h engineHeap) Len() int { return len(h) }
-
-func (a heapEntry) before(b heapEntry) bool {
-	if a.time != b.time {
-		return a.time < b.time
-	}
-	return a.index < b.index
-}
-
-func (h engineHeap) swap(i, j int) {
-	h[i], h[j] = h[j], h[i]
-	h[i].en.heapIdx, h[j].en.heapIdx = i, j
-}
-
-func (h engineHeap) up(j int) {
-	for j > 0 {
-		i := (j - 1) / 2
-		if !h[j].before(h[i]) {
-			break
-		}
-		h.swap(i, j)
-		j = i
-	}
-}
-
-func (h engineHeap) down(i int) {
-	n := len(h)
-	for {
-		l := 2*i + 1
-		if l >= n {
-			return
-		}
-		j := l
-		if r := l + 1; r < n && h[r].before(h[l]) {
-			j = r
-		}
-		if !h[j].before(h[i]) {
-			return
-		}
-		h.swap(i, j)
-		i = j
-	}
-}
-
-func (h *engineHeap) push(en *engine) {
-	en.heapIdx = len(*h)
-	*h = append(*h, heapEntry{en.time, en.index, en})
-	h.up(en.heapIdx)
-}
-
-func (h *engineHeap) pop() *engine {
-	old := *h
-	n := len(old) - 1
-	old.swap(0, n)
-	en := old[n].en
-	*h = old[:n]
-	if n > 0 {
-		h.down(0)
-	}
-	en.heapIdx = -1
-	return en
-}
-
-// replaceTop puts en in the heap in place of its earliest engine, which it
-// returns: a push and a pop in one sift.
-func (h engineHeap) replaceTop(en *engine) *engine {
-	old := h[0].en
-	old.heapIdx = -1
-	h[0] = heapEntry{en.time, en.index, en}
-	en.heapIdx = 0
-	h.down(0)
-	return old
-}
-
-// fix restores the order after en's time decreased.
-func (h engineHeap) fix(en *engine) {
-	h[en.heapIdx].time = en.time
-	h.up(en.heapIdx)
 }

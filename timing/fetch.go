@@ -58,17 +58,24 @@ func (c *lru) insert(line uint64, ready float64) {
 // take bandwidth: the core's cache delivers fetch_bytes_per_cycle shared by
 // its engines, and a miss brings the line over the core's path to L2.
 type fetcher struct {
-	line                    uint64
-	lineShift               uint // log2 of line (arch keeps line_bytes a power of two)
-	missLatency             float64
-	refill                  float64
-	cacheBW                 float64 // bytes per cycle from the core's cache to its engines
-	l2BW                    float64 // bytes per cycle from L2 into the core's cache
-	core                    []*lru
-	engine                  []*lru // nil entries without buffers
-	cacheFree               []float64
-	l2Free                  []float64
-	hits, bufMisses, misses uint64
+	line        uint64
+	lineShift   uint // log2 of line (arch keeps line_bytes a power of two)
+	missLatency float64
+	refill      float64
+	cacheBW     float64 // bytes per cycle from the core's cache to its engines
+	l2BW        float64 // bytes per cycle from L2 into the core's cache
+	core        []*lru
+	engine      []*lru // nil entries without buffers
+	cacheFree   []float64
+	l2Free      []float64
+	counts      FetchCounts
+}
+
+// FetchCounts are the fetcher's code-line lookups (the icache_* counters).
+type FetchCounts struct {
+	Hits         float64 // in the engine's buffer, or the core's cache where there is none
+	BufferMisses float64 // missed the engine's buffer, hit the core's cache
+	Misses       float64 // missed the core's cache: refilled from L2
 }
 
 func newFetcher(g *arch.GPU, cores, engines int) *fetcher {
@@ -104,7 +111,7 @@ func (f *fetcher) fetch(core, engine int, offset, bytes int32, t float64) float6
 		buf := f.engine[engine]
 		if buf != nil {
 			if at, ok := buf.lookup(l); ok {
-				f.hits++
+				f.counts.Hits++
 				done = max(done, at)
 				continue
 			}
@@ -112,14 +119,14 @@ func (f *fetcher) fetch(core, engine int, offset, bytes int32, t float64) float6
 		at, ok := f.core[core].lookup(l)
 		if ok {
 			if buf == nil {
-				f.hits++
+				f.counts.Hits++
 				done = max(done, at)
 				continue
 			}
-			f.bufMisses++
+			f.counts.BufferMisses++
 		} else {
 			// Refill the core's cache from L2 over the core's path.
-			f.misses++
+			f.counts.Misses++
 			start := max(t, f.l2Free[core])
 			xfer := 0.0
 			if f.l2BW > 0 {

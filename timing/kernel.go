@@ -1,9 +1,7 @@
 package timing
 
 import (
-	"container/heap"
 	"fmt"
-	"math"
 
 	"github.com/pocketgpu/pocketgpu/arch"
 	"github.com/pocketgpu/pocketgpu/emu"
@@ -26,17 +24,20 @@ type Kernel struct {
 	// the instruction caches.
 	codeBase  int32
 	burstCopy bool
-	// itemCopy: async copies are done by the work-items (Engine.itemCopy),
-	// an instruction of instIssue cycles per copyBurst bytes of an element.
+	// itemCopy: async copies are done by the work-items (memUnit), in
+	// rounds of copyChunk elements, an instruction of instIssue cycles per
+	// copyBurst bytes of an element.
 	itemCopy  bool
+	copyChunk int
 	copyBurst int
 	instIssue float64
 	// passLanes: the GPU skips a pass of this many lanes in which no lane
 	// is active (execution.skips_idle_passes); 0 where it skips none.
 	passLanes int
 
-	// share is the part of a core one resident work-group (a shader warp)
-	// takes; maxGPU caps the work-groups resident GPU-wide.
+	// The dispatcher's: share is the part of a core one resident
+	// work-group (a shader warp) takes; maxGPU caps the work-groups
+	// resident GPU-wide (dispatcher.admitCompute, admitShader).
 	share    float64
 	maxGPU   int
 	resident int
@@ -81,7 +82,7 @@ func (e *Engine) Release(k *Kernel, t float64) {
 	k.gated = false
 	for _, co := range e.cores {
 		co := co
-		e.At(t, func(t float64) { e.fill(co, t) })
+		e.At(t, func(t float64) { e.disp.fill(co, t) })
 	}
 }
 
@@ -92,6 +93,19 @@ func (k *Kernel) Warps() uint64 { return k.warps }
 // for Retire (a blender taking their outputs).
 func (k *Kernel) HeldCycles() float64 { return k.heldCycles }
 
+// counts is what k's warps have done so far.
+func (k *Kernel) counts() KernelCounts {
+	c := KernelCounts{Warps: float64(k.warps), HeldCycles: k.heldCycles, ThreadOps: k.threadOps()}
+	if k.d != nil {
+		c.WarpInsts, c.ThreadInsts = float64(k.d.Stats.WarpInsts), float64(k.d.Stats.ThreadInsts)
+		c.WorkgroupsDone = float64(k.groupsDone)
+	} else {
+		c.WarpInsts, c.ThreadInsts = float64(k.warpInsts), float64(k.threadInsts)
+		c.WorkgroupsDone = float64(k.done)
+	}
+	return c
+}
+
 // Source hands out a shader kernel's warps.
 type Source interface {
 	// Next returns the next warp for core c, asked at time t when the
@@ -101,52 +115,9 @@ type Source interface {
 	Next(c int, t float64) (w *ReplayWarp, retry float64)
 }
 
-// ReplayWarp is a warp the executor has already run: the blocks it
-// executed, with their active lanes and memory accesses, in order. The
-// engine issues their groups and sends the accesses through the memory
-// hierarchy as it would for a live warp.
-type ReplayWarp struct {
-	Blocks []emu.Trace
-	// Start is when the warp may issue its first group (≥ the time Next
-	// returned it).
-	Start float64
-	// Launch, when set, is called when the warp is given a core at t; it
-	// returns when the warp's inputs are there (a vertex fetch), which
-	// its first group waits for.
-	Launch func(t float64) float64
-	// Retire, when set, is asked when the warp has issued its last group
-	// and its stores are complete (end): the warp stays resident until
-	// the time it returns (≥ end) — its outputs wait for a fixed-function
-	// unit, a blender, to take them — so a slow unit holds warp slots.
-	Retire func(end float64) float64
-	// Done, when set, is called with the time the warp retires.
-	Done func(t float64)
-}
-
-// Record copies a live trace (the executor reuses its slices) onto the
-// warp's blocks.
-func (r *ReplayWarp) Record(tr *emu.Trace) {
-	c := emu.Trace{Block: tr.Block, Active: tr.Active}
-	c.Accesses = append([]emu.Access(nil), tr.Accesses...)
-	c.Addrs = append([]uint64(nil), tr.Addrs...)
-	r.Blocks = append(r.Blocks, c)
-}
-
-// step fills tr with recorded block i; the status is what follows it.
-func (r *ReplayWarp) step(tr *emu.Trace, i int) emu.Status {
-	b := &r.Blocks[i]
-	tr.Block, tr.Active = b.Block, b.Active
-	tr.Accesses = append(tr.Accesses[:0], b.Accesses...)
-	tr.Addrs = append(tr.Addrs[:0], b.Addrs...)
-	if i == len(r.Blocks)-1 {
-		return emu.Done
-	}
-	return emu.Running
-}
-
 func (e *Engine) addKernel(k *Kernel, p *isa.Program, occ arch.Occupancy) error {
-	if len(p.Pipes) > 32 {
-		return fmt.Errorf("internal: %d pipes; the engine tracks at most 32", len(p.Pipes))
+	if len(p.Pipes) > MaxPipes {
+		return fmt.Errorf("internal: %d pipes; the engine tracks at most %d", len(p.Pipes), MaxPipes)
 	}
 	if p.GPU != nil && len(p.Pipes) != len(e.g.Pipes) {
 		return fmt.Errorf("internal: kernel %s has %d pipes, the GPU %d", k.Name, len(p.Pipes), len(e.g.Pipes))
@@ -154,23 +125,23 @@ func (e *Engine) addKernel(k *Kernel, p *isa.Program, occ arch.Occupancy) error 
 	k.prog, k.occ = p, occ
 	k.plans = makePlans(p)
 	k.passLanes = e.g.PassLanes(p.WarpWidth)
-	for _, o := range e.kernels {
+	for _, o := range e.disp.kernels {
 		// Programs follow each other in code memory, line-aligned.
 		k.codeBase = max(k.codeBase, o.codeBase+int32(o.prog.CodeBytes+255)&^255)
 	}
-	if len(e.kernels) == 0 {
+	if len(e.disp.kernels) == 0 {
 		n := len(p.Pipes)
 		for _, en := range e.eng {
-			en.pipeFree, en.pipeBusy = make([]float64, n), make([]float64, n)
+			en.issuer.pipeFree = make([]float64, n)
 		}
 	}
 	// A heap can pay for itself only with many resident warps an engine.
 	if occ.ResidentWarpsPerEngine > 24 {
 		for _, en := range e.eng {
-			en.ready.adapt = true
+			en.sched.ready.adapt = true
 		}
 	}
-	e.kernels = append(e.kernels, k)
+	e.disp.kernels = append(e.disp.kernels, k)
 	return nil
 }
 
@@ -181,19 +152,7 @@ func (e *Engine) AddCompute(d *emu.Dispatch, p *isa.Program, occ arch.Occupancy)
 	// work-groups (a Rogue task holding several small ones).
 	k := &Kernel{Name: p.IR.Entry, d: d, total: d.Tasks()}
 	pack := d.Packed()
-	perCore := max(occ.WorkgroupsPerCore/pack, 1)
-	k.share = 1 / float64(perCore)
-	k.maxGPU = occ.ResidentWorkgroups / pack
-	if k.maxGPU <= 0 {
-		k.maxGPU = perCore * e.g.Cores
-	}
-	for range e.cores {
-		slots := make([]bool, perCore)
-		for i := range slots {
-			slots[i] = true
-		}
-		k.freeSlot = append(k.freeSlot, slots)
-	}
+	perCore := e.disp.admitCompute(k, occ, pack)
 	// async_work_group_copy moves in bursts on Rogue only when the
 	// work-group has at least async_copy_min_workgroup work-items fixed at
 	// compile time (seed 003 §System Memory Access); elsewhere the copy is
@@ -208,6 +167,7 @@ func (e *Engine) AddCompute(d *emu.Dispatch, p *isa.Program, occ arch.Occupancy)
 		k.itemCopy = !k.burstCopy
 		k.copyBurst = g.Rogue.BurstBytes
 		k.instIssue = float64(max(1, (d.Width+g.LanesPerEngine-1)/g.LanesPerEngine))
+		k.copyChunk = max(min(d.WorkGroupSize(), d.Width), 1) // a work-item an element
 	}
 	if err := e.addKernel(k, p, occ); err != nil {
 		return k, err
@@ -224,15 +184,14 @@ func (e *Engine) AddCompute(d *emu.Dispatch, p *isa.Program, occ arch.Occupancy)
 // AddShader adds a graphics shader of program p whose warps src hands
 // out; occ is its residency (ResidentWarpsPerCore warps share a core).
 func (e *Engine) AddShader(name string, p *isa.Program, occ arch.Occupancy, src Source) (*Kernel, error) {
-	k := &Kernel{Name: name, src: src, pending: make([]bool, len(e.cores))}
-	k.share = 1 / float64(max(occ.ResidentWarpsPerCore, 1))
-	k.maxGPU = math.MaxInt
+	k := &Kernel{Name: name, src: src}
+	e.disp.admitShader(k, occ)
 	if err := e.addKernel(k, p, occ); err != nil {
 		return k, err
 	}
 	// A shader warp's scratch is its resident-warp place on the core
 	// (place): one slot of every place.
-	e.layWindows(k, 1, max(e.g.MaxWarpsPerEngine*e.g.EnginesPerCore, 1), 0)
+	e.layWindows(k, 1, e.disp.places, 0)
 	return k, nil
 }
 
@@ -244,184 +203,7 @@ func (e *Engine) Wake(k *Kernel, c int, t float64) {
 			continue
 		}
 		k.pending[co.id] = false
-		e.At(t, func(t float64) { e.fill(co, t) })
-	}
-}
-
-// fits reports whether one more of k's work-groups fits core c.
-func (k *Kernel) fits(c *core) bool {
-	return k.resident < k.maxGPU && c.load+k.share <= 1+1e-9
-}
-
-// launchOne launches one work-group (or shader warp) on core c at time t,
-// from the first kernel with work that fits; it reports whether it did.
-func (e *Engine) launchOne(c *core, t float64) bool {
-	for _, k := range e.kernels {
-		if k.gated || !k.fits(c) {
-			continue
-		}
-		if k.d != nil {
-			if k.next < k.total {
-				e.launchCompute(k, c, t)
-				return true
-			}
-			continue
-		}
-		if k.pending[c.id] {
-			continue
-		}
-		rw, retry := k.src.Next(c.id, t)
-		if rw == nil {
-			if math.IsInf(retry, 1) {
-				k.pending[c.id] = true
-			} else {
-				k.pending[c.id] = true
-				at := max(retry, t)
-				e.At(at, func(t float64) {
-					k.pending[c.id] = false
-					e.fill(c, t)
-				})
-			}
-			continue
-		}
-		start := max(t, rw.Start)
-		if rw.Launch != nil {
-			start = max(start, rw.Launch(start))
-		}
-		e.launchShader(k, c, rw, start)
-		return true
-	}
-	return false
-}
-
-// fill launches work on core c at t while it fits.
-func (e *Engine) fill(c *core, t float64) {
-	for e.launchOne(c, t) {
-	}
-}
-
-// launchCompute places the dispatch's next work-group on core c at time t.
-func (e *Engine) launchCompute(k *Kernel, c *core, t float64) {
-	slot := 0
-	free := k.freeSlot[c.id]
-	for i, f := range free {
-		if f {
-			slot = i
-			break
-		}
-	}
-	free[slot] = false
-	wg := k.d.NewTask(k.next)
-	k.next++
-	ws := &wgState{wg: wg, k: k, core: c, slot: slot}
-	e.place(ws, c, t, len(wg.Warps), func(i int, st *warpState) { st.w = wg.Warps[i] })
-}
-
-// launchShader places a shader warp on core c at time t.
-func (e *Engine) launchShader(k *Kernel, c *core, rw *ReplayWarp, t float64) {
-	if len(rw.Blocks) == 0 {
-		// A warp that ran nothing (cannot happen for a real batch).
-		if rw.Done != nil {
-			rw.Done(t)
-		}
-		return
-	}
-	k.warps++
-	ws := &wgState{k: k, core: c}
-	e.place(ws, c, t, 1, func(_ int, st *warpState) { st.rp, st.rpAt = rw, 0 })
-}
-
-// place makes a work-group's n warps resident on core c from time t;
-// bind attaches warp i's functional side.
-func (e *Engine) place(ws *wgState, c *core, t float64, n int, bind func(i int, st *warpState)) {
-	k := ws.k
-	if !k.started {
-		k.started, k.Start = true, t
-	}
-	k.resident++
-	c.load += k.share
-	c.wgs = append(c.wgs, ws)
-	for i := 0; i < n; i++ {
-		st := e.newWarp()
-		bind(i, st)
-		st.k, st.wg = k, ws
-		regs := k.prog.IR.Regs
-		if cap(st.slots) < regs {
-			st.slots = make([]slotReady, regs)
-		}
-		st.slots = st.slots[:regs]
-		for j := range st.slots {
-			st.slots[j] = slotReady{t, StallNone}
-		}
-		st.readyAt, st.why = t, StallNone
-		st.age = e.ageCounter
-		e.ageCounter++
-		// Spread a work-group's warps over the core's engines, the least
-		// loaded first (ties: lowest index).
-		en := c.engines[0]
-		for _, x := range c.engines {
-			if len(x.warps) < len(en.warps) {
-				en = x
-			}
-		}
-		st.eng = en
-		st.slot = c.warpSlot
-		st.scratch = i
-		if ws.wg == nil {
-			// A shader warp is a work-group of its own: its scratch
-			// is the resident-warp place it takes on the core.
-			st.scratch = c.warpSlot % max(e.g.MaxWarpsPerEngine*e.g.EnginesPerCore, 1)
-		}
-		c.warpSlot++
-		st.pos = len(en.warps)
-		en.warps = append(en.warps, st)
-		en.ready.add()
-		ws.warps = append(ws.warps, st)
-		c.warpsLaunched++
-	}
-	e.residentChange(c, t, n)
-	for _, st := range ws.warps {
-		e.prepare(st)
-		e.wake(st.eng, t)
-	}
-}
-
-// retire frees a finished work-group's place and hands out more work:
-// this core first, then any core a GPU-wide limit was holding back.
-func (e *Engine) retire(wg *wgState, end float64) {
-	k, c := wg.k, wg.core
-	if k.d != nil {
-		k.d.Release(wg.wg)
-		k.freeSlot[c.id][wg.slot] = true
-	} else if rw := wg.warps[0].rp; rw.Done != nil {
-		rw.Done(end)
-	}
-	for i, x := range c.wgs {
-		if x == wg {
-			c.wgs = append(c.wgs[:i], c.wgs[i+1:]...)
-			break
-		}
-	}
-	k.resident--
-	c.load -= k.share
-	if c.load < 1e-9 {
-		c.load = 0
-	}
-	k.done++
-	if wg.wg != nil {
-		k.groupsDone += wg.wg.Groups
-	}
-	k.End = max(k.End, end)
-	for _, x := range wg.warps {
-		e.pool = append(e.pool, x)
-	}
-	if k.d != nil && k.done == k.total && k.OnDone != nil {
-		done := k.OnDone
-		e.At(end, done)
-	}
-	e.launchOne(c, end)
-	for _, o := range e.cores {
-		e.fill(o, end)
+		e.At(t, func(t float64) { e.disp.fill(co, t) })
 	}
 }
 
@@ -434,47 +216,4 @@ func (k *Kernel) unfinished() error {
 		return fmt.Errorf("internal: %d warps of %s still resident", k.resident, k.Name)
 	}
 	return nil
-}
-
-// At schedules f at time t of the simulation (after the work already due
-// then). Sources use it to model fixed-function units and command
-// processors: a tile's rasterisation finishing, a pass starting.
-func (e *Engine) At(t float64, f func(t float64)) {
-	e.eventSeq++
-	heap.Push(&e.events, event{t: t, seq: e.eventSeq, f: f})
-}
-
-func (e *Engine) runEvent() {
-	ev := heap.Pop(&e.events).(event)
-	e.end = max(e.end, ev.t)
-	if e.tr != nil && ev.t >= e.tr.next {
-		e.tr.sample(ev.t)
-	}
-	ev.f(ev.t)
-}
-
-type event struct {
-	t   float64
-	seq uint64
-	f   func(t float64)
-}
-
-// eventHeap orders events by time, then by when they were scheduled.
-type eventHeap []event
-
-func (h eventHeap) Len() int { return len(h) }
-func (h eventHeap) Less(i, j int) bool {
-	if h[i].t != h[j].t {
-		return h[i].t < h[j].t
-	}
-	return h[i].seq < h[j].seq
-}
-func (h eventHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
-func (h *eventHeap) Push(x any)   { *h = append(*h, x.(event)) }
-func (h *eventHeap) Pop() any {
-	old := *h
-	n := len(old)
-	x := old[n-1]
-	*h = old[:n-1]
-	return x
 }

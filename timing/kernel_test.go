@@ -1,6 +1,7 @@
 package timing_test
 
 import (
+	"encoding/binary"
 	"math"
 	"testing"
 
@@ -18,12 +19,13 @@ import (
 // job is a corpus kernel ready to run: its dispatch (fresh on each call
 // of dispatch), its lowering and residency on a GPU.
 type job struct {
-	g    *arch.GPU
-	prog *emu.Program
-	low  *isa.Program
-	occ  arch.Occupancy
-	n    int // work-items, one warp per work-group
-	args func(m *emu.Memory) []emu.ParamValue
+	g     *arch.GPU
+	prog  *emu.Program
+	low   *isa.Program
+	occ   arch.Occupancy
+	n     int // work-items
+	local int // a work-group's
+	args  func(m *emu.Memory) []emu.ParamValue
 }
 
 func newJob(t *testing.T, gpu, kernel string, n int, args func(m *emu.Memory) []emu.ParamValue) *job {
@@ -32,6 +34,12 @@ func newJob(t *testing.T, gpu, kernel string, n int, args func(m *emu.Memory) []
 	if err != nil {
 		t.Fatal(err)
 	}
+	return newJobOn(t, g, kernel, n, 0, args)
+}
+
+// newJobOn is newJob on g with work-groups of local work-items (0: a warp).
+func newJobOn(t *testing.T, g *arch.GPU, kernel string, n, local int, args func(m *emu.Memory) []emu.ParamValue) *job {
+	t.Helper()
 	c, ok := corpus.Lookup(kernel)
 	if !ok || c.SPIRV == nil {
 		t.Fatalf("corpus kernel %s missing", kernel)
@@ -48,20 +56,22 @@ func newJob(t *testing.T, gpu, kernel string, n int, args func(m *emu.Memory) []
 	if err != nil {
 		t.Fatal(err)
 	}
-	occ, err := g.Occupancy(arch.OccupancyQuery{Regs: low.Regs, WorkgroupSize: low.WarpWidth})
+	if local == 0 {
+		local = low.WarpWidth
+	}
+	occ, err := g.Occupancy(arch.OccupancyQuery{Regs: low.Regs, WorkgroupSize: local})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &job{g: g, prog: p, low: low, occ: occ, n: n, args: args}
+	return &job{g: g, prog: p, low: low, occ: occ, n: n, local: local, args: args}
 }
 
-// dispatch is a fresh, initialised dispatch of the job: one warp a
-// work-group.
+// dispatch is a fresh, initialised dispatch of the job.
 func (j *job) dispatch(t *testing.T) *emu.Dispatch {
 	t.Helper()
 	m := emu.NewMemory()
 	w := j.low.WarpWidth
-	d := &emu.Dispatch{Prog: j.prog, Mem: m, Width: w, Dims: 1, Global: [3]int{j.n, 1, 1}, Local: [3]int{w, 1, 1},
+	d := &emu.Dispatch{Prog: j.prog, Mem: m, Width: w, Dims: 1, Global: [3]int{j.n, 1, 1}, Local: [3]int{j.local, 1, 1},
 		Params: j.args(m), MaxWarpInsts: emu.Unlimited}
 	if err := d.Init(); err != nil {
 		t.Fatal(err)
@@ -242,6 +252,60 @@ func TestSourceTimesAndEvents(t *testing.T) {
 	}
 	if got := r.Counters.Value("warps_launched"); got != float64(len(warps)) {
 		t.Errorf("%v warps launched, want %d", got, len(warps))
+	}
+}
+
+// The warps of a work-group wait at each barrier for the last of them and
+// go on execution.barrier_latency_cycles later: reduce (a barrier after
+// each of its eight halving steps, work-groups of 16 G52 warps) gives the
+// same sums whatever the latency, and a longer one shows as barrier
+// stalls and a longer run.
+func TestBarrierHoldsWorkGroup(t *testing.T) {
+	run := func(yaml string) (*timing.Result, []uint32) {
+		g, err := arch.Parse([]byte("base: mali-g52\n"+yaml), "test.yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out *emu.Buffer
+		j := newJobOn(t, g, "reduce", 1024, 128, func(m *emu.Memory) []emu.ParamValue {
+			in := m.Alloc(4*1024, "in", true)
+			for i := 0; i < 1024; i++ {
+				binary.LittleEndian.PutUint32(in.Data[4*i:], uint32(i))
+			}
+			out = m.Alloc(4*8, "out", false)
+			return []emu.ParamValue{{Slots: []uint64{in.Base}}, {Slots: []uint64{out.Base}}, {LocalBytes: 512}, {Slots: []uint64{1000}}}
+		})
+		e, err := timing.New(timing.Config{GPU: j.g, Dispatch: j.dispatch(t), Program: j.low, Occupancy: j.occ, Memory: mem.New(j.g)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := e.Run()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var sums []uint32
+		for i := 0; i < 8; i++ {
+			sums = append(sums, binary.LittleEndian.Uint32(out.Data[4*i:]))
+		}
+		return r, sums
+	}
+	a, sa := run("")
+	b, sb := run("execution: {barrier_latency_cycles: 1004}\n")
+	for i := range sa {
+		want := uint32(0)
+		for k := 128 * i; k < min(128*(i+1), 1000); k++ {
+			want += uint32(k)
+		}
+		if sa[i] != want || sb[i] != want {
+			t.Errorf("work-group %d: sums %d and %d, want %d", i, sa[i], sb[i], want)
+		}
+	}
+	// A work-group's eight barriers come one after the other.
+	if d := b.Cycles - a.Cycles; d < 8*1000 {
+		t.Errorf("barrier latency 4 -> 1004: %.0f -> %.0f cycles; want at least 8000 more", a.Cycles, b.Cycles)
+	}
+	if sa, sb := a.Counters.Value("stall_barrier_cycles"), b.Counters.Value("stall_barrier_cycles"); sb < sa+8*1000 {
+		t.Errorf("stall_barrier_cycles %.0f -> %.0f", sa, sb)
 	}
 }
 

@@ -2,9 +2,7 @@ package timing
 
 import (
 	"github.com/pocketgpu/pocketgpu/arch"
-	"github.com/pocketgpu/pocketgpu/counters"
 	"github.com/pocketgpu/pocketgpu/emu"
-	"github.com/pocketgpu/pocketgpu/isa"
 )
 
 // Operations by class (the thread_ops_<class> counters): every group of a
@@ -21,36 +19,22 @@ func (k *Kernel) countBlock(b int32, m emu.Mask) {
 	k.blockLanes[b] += uint64(m.Count())
 }
 
-// classOps are the kernels' operation components by arch op class, summed
-// over every lane that ran them (pseudo-classes — messages, branches — are
-// not operations of a pipe and are left out).
-func (e *Engine) classOps() []float64 {
+// threadOps are k's operation components by arch op class, summed over
+// every lane that ran them (pseudo-classes — messages, branches — are not
+// operations of a pipe and are left out).
+func (k *Kernel) threadOps() []float64 {
 	out := make([]float64, len(arch.OpClasses))
-	for _, k := range e.kernels {
-		for b, lanes := range k.blockLanes {
-			if lanes == 0 {
-				continue
-			}
-			for gi := range k.prog.Blocks[b].Groups {
-				for _, c := range k.prog.Blocks[b].Groups[gi].Class {
-					if int(c.Class) < len(out) {
-						out[c.Class] += float64(lanes) * float64(c.Comps)
-					}
+	for b, lanes := range k.blockLanes {
+		if lanes == 0 {
+			continue
+		}
+		for gi := range k.prog.Blocks[b].Groups {
+			for _, c := range k.prog.Blocks[b].Groups[gi].Class {
+				if int(c.Class) < len(out) {
+					out[c.Class] += float64(lanes) * float64(c.Comps)
 				}
 			}
 		}
 	}
 	return out
-}
-
-// classOpItems are the thread_ops_<class> counters of the classes that ran.
-func (e *Engine) classOpItems() counters.Set {
-	var s counters.Set
-	d := engineCounters.Def("thread_ops_<class>")
-	for c, v := range e.classOps() {
-		if v > 0 {
-			s = append(s, d.With(isa.ClassNames[c], v))
-		}
-	}
-	return s
 }

@@ -90,6 +90,7 @@ func (p *Profile) Terminator(i int) (block int, ok bool) {
 func (e *Engine) EnableProfile() {
 	if e.prof == nil {
 		e.prof = &profiler{byKernel: map[*Kernel]*kernelProfile{}}
+		e.mu.prof = e.prof
 	}
 }
 
@@ -100,7 +101,7 @@ func (e *Engine) Profiles() []*Profile {
 		return nil
 	}
 	var out []*Profile
-	for _, k := range e.kernels {
+	for _, k := range e.disp.kernels {
 		out = append(out, e.prof.of(k).p)
 	}
 	return out

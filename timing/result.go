@@ -3,7 +3,10 @@ package timing
 import (
 	"math"
 
+	"github.com/pocketgpu/pocketgpu/arch"
 	"github.com/pocketgpu/pocketgpu/counters"
+	"github.com/pocketgpu/pocketgpu/isa"
+	"github.com/pocketgpu/pocketgpu/timing/mem"
 )
 
 // Result is a timed kernel run: its duration and counters (the engine's
@@ -18,24 +21,33 @@ type Result struct {
 // Names returns the counter names in order.
 func (r *Result) Names() []string { return r.Counters.Names() }
 
+// result is the run's counters at its end, cycles.
 func (e *Engine) result(cycles float64) *Result {
 	if e.samp != nil {
 		e.samp.finish(e, cycles)
 	}
-	g := e.g
-	r := &Result{Cycles: cycles, TimeNS: cycles / g.ClockMHz * 1000}
+	return e.report(e.Snapshot(cycles), e.mem.Counters())
+}
+
+// report computes the counters of docs/counters.md, GPU-wide and per core,
+// from a snapshot of the engine's counts and the memory hierarchy's, m:
+// what the units counted, set against the run's length (s.Cycles) and the
+// GPU's size.
+func (e *Engine) report(s Snapshot, m mem.Counters) *Result {
+	cycles := s.Cycles
+	r := &Result{Cycles: cycles, TimeNS: cycles / e.g.ClockMHz * 1000}
 	ec, pcDefs := engineCounters, engineCoreCounters
-	if len(e.kernels) == 0 {
+	kernels := e.disp.kernels
+	if len(kernels) == 0 {
 		// Only events ran (a command processor's own work).
-		m := e.mem.Counters()
-		r.Counters = append(counters.Set{engineCounters.Of("cycles", cycles), engineCounters.Of("time_ns", r.TimeNS)}, m.Items(cycles)...)
+		r.Counters = append(counters.Set{ec.Of("cycles", cycles), ec.Of("time_ns", r.TimeNS)}, m.Items(cycles)...)
 		return r
 	}
 	// Occupancy is measured against the first kernel's residency (the
 	// only one of a compute run); warp figures add up the kernels'.
-	k0 := e.kernels[0]
+	k0 := kernels[0]
 	maxWarps := float64(k0.occ.ResidentWarpsPerCore)
-	if len(e.kernels) > 1 {
+	if len(kernels) > 1 {
 		// Kernels with different residencies share the cores: measure
 		// against every warp slot a core has.
 		maxWarps = float64(e.g.MaxWarpsPerEngine * e.g.EnginesPerCore)
@@ -44,38 +56,34 @@ func (e *Engine) result(cycles float64) *Result {
 	engines := float64(len(e.eng))
 	var launched, peak, area float64
 	pipeBusy := make([]float64, len(pipes))
-	var stall [numCauses]float64
+	var stall StallCounts
 	var groups, ops, issueBusy float64
-	for _, co := range e.cores {
+	for i, co := range e.cores {
 		var pc counters.Set
-		co.residentArea += float64(co.resident) * (cycles - co.lastChange)
-		co.lastChange = cycles
-		active := 0.0
-		if co.lastActive > co.firstActive {
-			active = co.lastActive - co.firstActive
-		}
-		pc = append(pc, pcDefs.Of("active_cycles", active), pcDefs.Of("warps_launched", float64(co.warpsLaunched)))
-		launched += float64(co.warpsLaunched)
-		area += co.residentArea
-		peak = math.Max(peak, float64(co.peakResident))
+		cc := nth(s.Cores, i)
+		pc = append(pc, pcDefs.Of("active_cycles", cc.ActiveCycles), pcDefs.Of("warps_launched", cc.WarpsLaunched))
+		launched += cc.WarpsLaunched
+		area += cc.ResidentArea
+		peak = math.Max(peak, cc.PeakResident)
 		if cycles > 0 && maxWarps > 0 {
-			pc = append(pc, pcDefs.Of("occupancy_avg_pct", 100*co.residentArea/cycles/maxWarps),
-				pcDefs.Of("occupancy_peak_pct", 100*float64(co.peakResident)/maxWarps))
+			pc = append(pc, pcDefs.Of("occupancy_avg_pct", 100*cc.ResidentArea/cycles/maxWarps),
+				pcDefs.Of("occupancy_peak_pct", 100*cc.PeakResident/maxWarps))
 		}
 		var cgroups, cissue float64
-		var cstall [numCauses]float64
+		var cstall StallCounts
 		for _, en := range co.engines {
-			for p, b := range en.pipeBusy {
-				pipeBusy[p] += b
+			x := nth(s.Engines, en.index)
+			for p := range pipeBusy {
+				pipeBusy[p] += x.Issue.PipeBusy[p]
 			}
-			cgroups += float64(en.groups)
-			ops += float64(en.ops)
-			for k, s := range en.stall {
-				cstall[k] += s
+			cgroups += x.Issue.Groups
+			ops += x.Issue.Ops
+			for k, v := range x.Stall {
+				cstall[k] += v
 			}
 		}
 		for _, en := range co.engines {
-			cissue += en.issueCycles
+			cissue += nth(s.Engines, en.index).Issue.IssueCycles
 		}
 		groups += cgroups
 		issueBusy += cissue
@@ -127,17 +135,20 @@ func (e *Engine) result(cycles float64) *Result {
 		}
 	}
 	var warpInsts, threadInsts, wgs float64
-	for _, k := range e.kernels {
-		wi, ti := k.warpInsts, k.threadInsts
+	threadOps := make([]float64, len(arch.OpClasses))
+	for i, k := range kernels {
+		kc := nth(s.Kernels, i)
+		warpInsts += kc.WarpInsts
+		threadInsts += kc.ThreadInsts
 		if k.d != nil {
-			wi, ti = k.d.Stats.WarpInsts, k.d.Stats.ThreadInsts
-		}
-		warpInsts += float64(wi)
-		threadInsts += float64(ti)
-		if k.d != nil {
-			wgs += float64(k.d.NumGroups()) // a stopped run counts its dispatch's size too
+			wgs += float64(k.d.NumGroups()) // a dispatch's size, a stopped run's too
 		} else {
-			wgs += float64(k.done)
+			wgs += kc.WorkgroupsDone
+		}
+		for op, v := range kc.ThreadOps {
+			if op < len(threadOps) {
+				threadOps[op] += v
+			}
 		}
 	}
 	width := float64(k0.prog.WarpWidth)
@@ -155,22 +166,37 @@ func (e *Engine) result(cycles float64) *Result {
 		ec.Of("thread_instructions", threadInsts),
 		ec.Of("groups_issued", groups),
 		ec.Of("machine_ops", ops),
-		ec.Of("spill_load_messages", e.spills.loads),
-		ec.Of("spill_store_messages", e.spills.stores),
-		ec.Of("spill_load_bytes", e.spills.loadBytes),
-		ec.Of("spill_store_bytes", e.spills.storeBytes),
+		ec.Of("spill_load_messages", s.Spills.Loads),
+		ec.Of("spill_store_messages", s.Spills.Stores),
+		ec.Of("spill_load_bytes", s.Spills.LoadBytes),
+		ec.Of("spill_store_bytes", s.Spills.StoreBytes),
 		ec.Of("workgroups", wgs),
 	)
-	c = append(c, e.classOpItems()...)
-	if f := e.fetch; f != nil {
-		c = append(c, ec.Of("icache_hits", float64(f.hits)),
-			ec.Of("icache_buffer_misses", float64(f.bufMisses)),
-			ec.Of("icache_misses", float64(f.misses)))
+	// Operations by class, of the classes that ran.
+	d := ec.Def("thread_ops_<class>")
+	for op, v := range threadOps {
+		if v > 0 {
+			c = append(c, d.With(isa.ClassNames[op], v))
+		}
 	}
-	m := e.mem.Counters()
+	if e.fetch != nil {
+		c = append(c, ec.Of("icache_hits", s.Fetch.Hits),
+			ec.Of("icache_buffer_misses", s.Fetch.BufferMisses),
+			ec.Of("icache_misses", s.Fetch.Misses))
+	}
 	r.Counters = append(c, m.Items(cycles)...)
 	for core := range r.PerCore {
 		r.PerCore[core] = append(r.PerCore[core], m.CoreItems(core)...)
 	}
 	return r
+}
+
+// nth is xs[i], or the zero value past its end (a snapshot of another
+// shape).
+func nth[T any](xs []T, i int) T {
+	if i < len(xs) {
+		return xs[i]
+	}
+	var zero T
+	return zero
 }

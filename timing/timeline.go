@@ -87,11 +87,11 @@ func (e *Engine) EnableTimeline(interval float64) {
 	}
 	s := &sampler{interval: interval, next: interval}
 	s.tl.Cores, s.tl.EnginesPerCore = len(e.cores), e.g.EnginesPerCore
-	if len(e.kernels) > 0 {
-		k0 := e.kernels[0]
+	if len(e.disp.kernels) > 0 {
+		k0 := e.disp.kernels[0]
 		s.tl.Pipes = k0.prog.Pipes
 		s.tl.MaxWarpsPerCore = k0.occ.ResidentWarpsPerCore
-		if len(e.kernels) > 1 {
+		if len(e.disp.kernels) > 1 {
 			s.tl.MaxWarpsPerCore = e.g.MaxWarpsPerEngine * e.g.EnginesPerCore
 		}
 	}
@@ -134,7 +134,7 @@ func (s *sampler) take(e *Engine, t float64) {
 	start := s.next - s.interval
 	smp := Sample{Start: start, Cycles: t - start, Resident: make([]float64, len(e.cores)), PipeBusy: make([]float64, len(s.pipes))}
 	for i, c := range e.cores {
-		area := c.residentArea + float64(c.resident)*(t-c.lastChange)
+		area := c.snapshot(t).ResidentArea
 		if smp.Cycles > 0 {
 			smp.Resident[i] = (area - s.area[i]) / smp.Cycles
 		}
@@ -143,11 +143,9 @@ func (s *sampler) take(e *Engine, t float64) {
 	var issue float64
 	pipes := make([]float64, len(s.pipes))
 	for _, en := range e.eng {
-		issue += en.issueCycles
+		issue += en.issuer.counts.IssueCycles
 		for p := range pipes {
-			if p < len(en.pipeBusy) {
-				pipes[p] += en.pipeBusy[p]
-			}
+			pipes[p] += en.issuer.counts.PipeBusy[p]
 		}
 	}
 	for p := range pipes {

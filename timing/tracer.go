@@ -107,8 +107,8 @@ func (e *Engine) startTrace() {
 	tr := &tracer{e: e, t: t, base: t.Now(), nsPerCycle: 1000 / e.g.ClockMHz, interval: t.Interval}
 	tr.next = tr.interval
 	var pipes []string
-	if len(e.kernels) > 0 {
-		pipes = e.kernels[0].prog.Pipes
+	if len(e.disp.kernels) > 0 {
+		pipes = e.disp.kernels[0].prog.Pipes
 	}
 	for _, c := range e.cores {
 		name := fmt.Sprintf("Core %d", c.id)
@@ -131,7 +131,7 @@ func (e *Engine) startTrace() {
 	}
 	tr.kernels = t.Track("Kernels")
 	tr.tally = e.mem.Tally()
-	e.tr = tr
+	e.tr, e.mu.tr = tr, tr
 	tr.sampleAt(0)
 }
 
@@ -203,16 +203,14 @@ func (tr *tracer) flushWindow(w float64) {
 		ct := &tr.cores[i]
 		issue := 0.0
 		for _, en := range c.engines {
-			issue += en.issueCycles
+			issue += en.issuer.counts.IssueCycles
 		}
 		ct.issue.Count(ts, 100*(issue-ct.lastIssue)/(tr.interval*float64(len(c.engines))))
 		ct.lastIssue = issue
 		for p := range ct.pipes {
 			busy := 0.0
 			for _, en := range c.engines {
-				if p < len(en.pipeBusy) {
-					busy += en.pipeBusy[p]
-				}
+				busy += en.issuer.counts.PipeBusy[p]
 			}
 			ct.pipes[p].Count(ts, 100*(busy-ct.lastBusy[p])/(tr.interval*float64(len(c.engines))))
 			ct.lastBusy[p] = busy
@@ -263,7 +261,7 @@ func (tr *tracer) finish(end float64) {
 	tr.zeroWindow(max(end, tr.window+tr.interval))
 	tr.doneBy, tr.counted = tr.sent, len(tr.doneIn)
 	tr.sampleAt(max(end, tr.window))
-	for _, k := range tr.e.kernels {
+	for _, k := range tr.e.disp.kernels {
 		if k.started {
 			tr.kernels.Slice(tr.ns(k.Start), tr.ns(k.End), k.Name)
 		}

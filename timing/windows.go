@@ -35,7 +35,7 @@ func (e *Engine) layWindows(k *Kernel, slots, warpsPerSlot, localBytes int) {
 	w.slots = max(slots, 1)
 	w.private = alignWindow(warpsPerSlot * k.prog.SpillBytes * width)
 	w.local = alignWindow(localBytes)
-	for _, o := range e.kernels {
+	for _, o := range e.disp.kernels {
 		if o == k {
 			continue
 		}

@@ -21,7 +21,7 @@ func TestWindowsBackToBack(t *testing.T) {
 	}
 	e := NewEngine(g, mem.New(g))
 	a := &Kernel{prog: &isa.Program{WarpWidth: 8, SpillBytes: 104}}
-	e.kernels = append(e.kernels, a)
+	e.disp.kernels = append(e.disp.kernels, a)
 	e.layWindows(a, 3, 8, 1000)
 	warpArea := uint64(104 * 8)
 	if a.win.private != 8*warpArea || a.win.local != 1024 {
@@ -43,7 +43,7 @@ func TestWindowsBackToBack(t *testing.T) {
 		t.Error("slots 0 and 1 start on the same line")
 	}
 	b := &Kernel{prog: &isa.Program{WarpWidth: 8, SpillBytes: 16}}
-	e.kernels = append(e.kernels, b)
+	e.disp.kernels = append(e.disp.kernels, b)
 	e.layWindows(b, 1, 4, 0)
 	span := uint64(g.Cores*3) * a.win.private
 	if got := b.window(ir.SpacePrivate, 0, 0); got != span {
