@@ -285,8 +285,24 @@ func fmaOdd(a, b, c float32) float64 {
 	return s
 }
 
-// fma32 and fma16 are OpenCL fma: a*b+c with one rounding.
-func fma32(a, b, c float32) float32 { return float32(fmaOdd(a, b, c)) }
+// fma32 is OpenCL fma for float32: a*b+c with one rounding. The product
+// is exact in float64 and the sum s is the exact value rounded once, so s
+// rounds to the same float32 as the exact value unless a float32 rounding
+// boundary lies between them; the boundary would then be a float64 nearer
+// the exact value than s, so s must be that boundary itself: a midpoint
+// between two float32s (in the normal range, the 29 bits below float32's
+// precision 1 followed by zeros; the midpoint past MaxFloat32 included).
+// Only those, and results below the normal range where the boundaries lie
+// elsewhere, take the exact path (fmaOdd). A zero sum is exact.
+func fma32(a, b, c float32) float32 {
+	s := float64(a)*float64(b) + float64(c)
+	if u := math.Float64bits(s); u&(1<<29-1) != 1<<28 && (u>>52&0x7ff >= 1023-126 || s == 0) {
+		return float32(s)
+	}
+	return float32(fmaOdd(a, b, c))
+}
+
+// fma16 is OpenCL fma for half: a*b+c with one rounding.
 func fma16(a, b, c float32) float32 { return h2f(f64to16(fmaOdd(a, b, c))) }
 
 func fabs[T floatT](a T) T   { return T(math.Abs(float64(a))) }
