@@ -87,6 +87,7 @@ type Dispatch struct {
 	uniforms   []ir.Const
 	fullMask   Mask
 	allList    []int32
+	code       []xinst // Prog.Code decoded for Width
 	pool       []*Warp
 
 	lastStepped  *Warp
@@ -171,6 +172,7 @@ func (d *Dispatch) Init() error {
 		d.pack = d.Pack
 		d.localSpan = (d.localBytes + 15) &^ 15
 	}
+	d.code = decode(p.Code, d.Width)
 	d.fullMask = firstLanes(d.Width)
 	d.allList = make([]int32, d.Width)
 	for i := range d.allList {
@@ -293,11 +295,9 @@ func (d *Dispatch) newWarp() *Warp {
 	p := d.Prog
 	W := d.Width
 	frame := (p.PrivateBytes + 7) &^ 7
-	w := &Warp{d: d, prog: p, code: p.Code, width: W, regs: make([]uint64, max(p.Regs, 1)*W),
+	w := &Warp{d: d, prog: p, xcode: d.code, width: W,
 		frame: frame, priv: make([]byte, frame*W), stack: make([]entry, 0, 8)}
-	if len(w.code) == 0 {
-		w.code = []ir.Inst{{}}
-	}
+	w.setRegs(make([]uint64, max(p.Regs, 1)*W))
 	for _, c := range p.Consts {
 		s := w.slot(c.Slot)
 		for l := range s {

@@ -267,7 +267,8 @@ func wrapNormalized(s float64, n, mode int) int {
 	return i
 }
 
-func hImage(w *Warp, in *ir.Inst) {
+func hImage(w *Warp, x *xinst) {
+	in := x.in
 	op := &w.prog.Images[in.Aux]
 	W := w.width
 	handles := w.slot(op.Image)

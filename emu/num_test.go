@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/pocketgpu/pocketgpu/ir"
 	"github.com/pocketgpu/pocketgpu/kernel"
 	"github.com/pocketgpu/pocketgpu/spirv"
 )
@@ -168,6 +169,29 @@ func TestImageSampling(t *testing.T) {
 // integers times a power of two, the one past MaxFloat32 included) plus a c
 // too small to move the float64 sum off it.
 func TestFma32FastPath(t *testing.T) {
+	// The handler's loop, which writes fma32's fast path out, runs the
+	// same operands a warp at a time.
+	const W = 128
+	w := &Warp{width: W, full: true}
+	w.setRegs(make([]uint64, 4*W))
+	x := &decode([]ir.Inst{{Op: ir.OpFmaF32, N: 1, Dst: 3, Src: [3]int32{0, 1, 2}}}, W)[0]
+	var batch [][3]float32
+	flush := func() {
+		for l, abc := range batch {
+			for k, v := range abc {
+				w.regs[k*W+l] = uint64(math.Float32bits(v))
+			}
+		}
+		x.run(w, x)
+		for l, abc := range batch {
+			a, b, c := abc[0], abc[1], abc[2]
+			if got, want := w.regs[3*W+l], uint64(math.Float32bits(float32(fmaOdd(a, b, c)))); got != want {
+				t.Fatalf("the FmaF32 handler on %#08x, %#08x, %#08x gives %#x, the exact routine %#08x",
+					math.Float32bits(a), math.Float32bits(b), math.Float32bits(c), got, want)
+			}
+		}
+		batch = batch[:0]
+	}
 	check := func(a, b, c float32) {
 		t.Helper()
 		got, want := math.Float32bits(fma32(a, b, c)), math.Float32bits(float32(fmaOdd(a, b, c)))
@@ -175,7 +199,11 @@ func TestFma32FastPath(t *testing.T) {
 			t.Fatalf("fma32(%#08x, %#08x, %#08x) = %#08x, the exact routine gives %#08x",
 				math.Float32bits(a), math.Float32bits(b), math.Float32bits(c), got, want)
 		}
+		if batch = append(batch, [3]float32{a, b, c}); len(batch) == W {
+			flush()
+		}
 	}
+	defer flush()
 	edges := []float32{0, float32(math.Copysign(0, -1)), 1, -1, 1.5, 0x1p-126, -0x1p-126, 0x1p-149, 0x1.fffffcp-127,
 		math.MaxFloat32, -math.MaxFloat32, 0x1p64, 0x1p-64, 0x1.000002p0, 0x1.fffffep0, 18631 * 0x1p52, 1801 * 0x1p51,
 		float32(math.Inf(1)), float32(math.Inf(-1)), float32(math.NaN()), math.Float32frombits(0x7f800001), math.Float32frombits(0xffc00123)}

@@ -74,12 +74,15 @@ type entry struct {
 type Warp struct {
 	d     *Dispatch
 	prog  *Program
-	code  []ir.Inst
+	xcode []xinst // the program's code decoded for the warp's width
 	width int
 
-	regs  []uint64 // slot-major: slot s, lane l at regs[s*width+l]
-	full  bool     // every lane of the warp is active
-	lanes []int32  // the active lanes when !full
+	regs []uint64 // slot-major: slot s, lane l at regs[s*width+l]
+	// f32 and f64 view regs as float32 halves and float64s (views.go).
+	f32   [][2]float32
+	f64   []float64
+	full  bool    // every lane of the warp is active
+	lanes []int32 // the active lanes when !full
 
 	stack []entry
 	alive Mask // lanes not yet finished
@@ -250,10 +253,10 @@ func (w *Warp) Step() (st Status) {
 			w.Trace.seg, w.Trace.span = w.seg, uint64(w.d.localSpan)
 		}
 	}
-	code := w.code[b.Start:b.End]
+	code := w.xcode[b.Start:b.End]
 	for i := range code {
-		in := &code[i]
-		handlers[in.Op](w, in)
+		x := &code[i]
+		x.run(w, x)
 	}
 	n := uint64(len(code) + 1)
 	t := n * uint64(m.Count())
