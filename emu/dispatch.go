@@ -338,6 +338,7 @@ func (w *Warp) reset(wg *WorkGroup, index int) {
 	w.lastBuf, w.prevBuf = nil, nil
 	w.status = Running
 	w.stack = append(w.stack[:0], entry{block: 0, reconv: ir.NoBlock, mask: w.start})
+	w.topOK = false
 	w.WarpInsts, w.ThreadInsts, w.Blocks = 0, 0, 0
 	w.Tex = TexStats{}
 	w.last = -1
@@ -370,21 +371,96 @@ func (w *Warp) reset(wg *WorkGroup, index int) {
 }
 
 // fillBuiltins writes every builtin's per-lane values: local ids are
-// counted up lane by lane (no divisions), each builtin filled in one loop.
-// In a packed warp the count restarts at each work-group's first lane.
+// counted up lane by lane (no divisions), a builtin that is the same in
+// every lane is computed once. In a packed warp the count restarts at each
+// work-group's first lane.
 func (w *Warp) fillBuiltins() {
+	for _, b := range w.prog.Builtins {
+		mask := maskFor(b.Bits)
+		for c := 0; c < b.N; c++ {
+			s := w.slot(b.Slot + int32(c))
+			switch b.Builtin {
+			case spirv.BuiltInGlobalInvocationId, spirv.BuiltInLocalInvocationId, spirv.BuiltInLocalInvocationIndex:
+				w.fillLocalCount(s, b.Builtin, min(c, 2), mask)
+			case spirv.BuiltInSubgroupLocalInvocationId:
+				seg := w.width
+				if w.seg > 0 {
+					seg = w.seg
+				}
+				for l := range s {
+					s[l] = uint64(l%seg) & mask
+				}
+			default:
+				if w.uniformBuiltin(b.Builtin) {
+					v := w.builtin(b.Builtin, 0, c) & mask
+					for l := range s {
+						s[l] = v
+					}
+					continue
+				}
+				// Rare builtins: one value per lane the slow way.
+				for l := range s {
+					s[l] = w.builtin(b.Builtin, l, c) & mask
+				}
+			}
+		}
+	}
+}
+
+// fillLocalCount writes component c of the global id, the local id or the
+// local index into slot s, counting local ids up from the warp's first
+// lane (again from 0 at each of a packed warp's work-groups).
+func (w *Warp) fillLocalCount(s []uint64, b spirv.BuiltIn, c int, mask uint64) {
 	d := w.d
 	ls := d.Local
-	var lid [MaxWidth][3]int
-	var li [MaxWidth]int      // local linear index
-	var base [MaxWidth][3]int // per work-group of the warp: its first global id
 	x, y, z := w.firstLocal%ls[0], w.firstLocal/ls[0]%ls[1], w.firstLocal/(ls[0]*ls[1])
 	i := w.firstLocal
-	for l := 0; l < w.width; l++ {
+	if w.seg == 0 && x+len(s) <= ls[0] {
+		// The warp lies in one row of its work-group: x counts up with
+		// the lane, y and z stay.
+		first := [3]int{x, y, z}[c]
+		if b == spirv.BuiltInGlobalInvocationId {
+			first += w.wg.ID[c]*ls[c] + d.Offset[c]
+		}
+		if c > 0 && b != spirv.BuiltInLocalInvocationIndex {
+			v := uint64(first) & mask
+			for l := range s {
+				s[l] = v
+			}
+			return
+		}
+		if b == spirv.BuiltInLocalInvocationIndex {
+			first = i
+		}
+		for l := range s {
+			s[l] = uint64(first+l) & mask
+		}
+		return
+	}
+	base := 0 // the work-group's first global id in dimension c
+	group := -1
+	for l := range s {
 		if w.seg > 0 && l%w.seg == 0 {
 			x, y, z, i = 0, 0, 0, 0
 		}
-		lid[l], li[l] = [3]int{x, y, z}, i
+		if g := w.member(l); g != group && b == spirv.BuiltInGlobalInvocationId {
+			group = g
+			id := w.wg.ID
+			if w.seg > 0 {
+				id = w.wg.ids[min(g, len(w.wg.ids)-1)]
+			}
+			base = id[c]*ls[c] + d.Offset[c]
+		}
+		var v int
+		switch b {
+		case spirv.BuiltInLocalInvocationIndex:
+			v = i
+		case spirv.BuiltInGlobalInvocationId:
+			v = base + [3]int{x, y, z}[c]
+		default:
+			v = [3]int{x, y, z}[c]
+		}
+		s[l] = uint64(v) & mask
 		i++
 		if x++; x == ls[0] {
 			x = 0
@@ -393,49 +469,23 @@ func (w *Warp) fillBuiltins() {
 			}
 		}
 	}
-	ngroups, seg := 1, w.width
-	if w.seg > 0 {
-		ngroups, seg = len(w.wg.ids), w.seg
+}
+
+// uniformBuiltin says whether builtin b has one value in every lane of the
+// warp (the dispatcher's own, in a warp of one work-group).
+func (w *Warp) uniformBuiltin(b spirv.BuiltIn) bool {
+	if w.d.Builtin != nil {
+		return false
 	}
-	for j := 0; j < ngroups; j++ {
-		id := w.wg.ID
-		if w.seg > 0 {
-			id = w.wg.ids[j]
-		}
-		for k := 0; k < 3; k++ {
-			base[j][k] = id[k]*ls[k] + d.Offset[k]
-		}
+	switch b {
+	case spirv.BuiltInWorkgroupId:
+		return w.seg == 0
+	case spirv.BuiltInNumWorkgroups, spirv.BuiltInWorkgroupSize, spirv.BuiltInEnqueuedWorkgroupSize,
+		spirv.BuiltInGlobalSize, spirv.BuiltInGlobalOffset, spirv.BuiltInWorkDim, spirv.BuiltInSubgroupSize,
+		spirv.BuiltInSubgroupMaxSize, spirv.BuiltInNumSubgroups, spirv.BuiltInNumEnqueuedSubgroups, spirv.BuiltInSubgroupId:
+		return true
 	}
-	for _, b := range w.prog.Builtins {
-		mask := maskFor(b.Bits)
-		for c := 0; c < b.N; c++ {
-			s := w.slot(b.Slot + int32(c))
-			c3 := min(c, 2)
-			switch b.Builtin {
-			case spirv.BuiltInGlobalInvocationId:
-				for l := range s {
-					s[l] = uint64(base[min(l/seg, ngroups-1)][c3]+lid[l][c3]) & mask
-				}
-			case spirv.BuiltInLocalInvocationId:
-				for l := range s {
-					s[l] = uint64(lid[l][c3]) & mask
-				}
-			case spirv.BuiltInLocalInvocationIndex:
-				for l := range s {
-					s[l] = uint64(li[l]) & mask
-				}
-			case spirv.BuiltInSubgroupLocalInvocationId:
-				for l := range s {
-					s[l] = uint64(l%seg) & mask
-				}
-			default:
-				// Uniform or rare builtins: one value per lane the slow way.
-				for l := range s {
-					s[l] = w.builtin(b.Builtin, l, c) & mask
-				}
-			}
-		}
-	}
+	return false
 }
 
 func maskFor(bits int) uint64 {
@@ -571,8 +621,9 @@ func (d *Dispatch) Run() error {
 		keep := active[:0]
 		for _, wg := range active {
 			for _, w := range wg.Warps {
-				for i := 0; i < slice && w.status == Running; i++ {
-					w.Step()
+				if w.status == Running {
+					d.lastStepped = w
+					w.run(slice, &d.Stats)
 				}
 			}
 			done, err := wg.Sync()

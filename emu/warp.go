@@ -86,6 +86,13 @@ type Warp struct {
 
 	stack []entry
 	alive Mask // lanes not yet finished
+	// topOK says that top, the stack's last entry, and mask, its lanes
+	// still alive (nactive of them), are current: kept from one block to
+	// the next while control stays in one entry.
+	topOK   bool
+	top     *entry
+	mask    Mask
+	nactive uint64
 
 	// Trace, when non-nil, receives each Step's block and memory accesses.
 	Trace *Trace
@@ -218,33 +225,58 @@ func (w *Warp) forActive(f func(l int)) {
 
 // Step runs the warp's next block with its active lanes and follows the
 // terminator. It returns Running, AtBarrier, Done or Faulted.
-func (w *Warp) Step() (st Status) {
+func (w *Warp) Step() Status {
+	w.d.lastStepped = w
+	return w.run(1, &w.d.Stats)
+}
+
+// run runs up to n blocks while the warp is Running, counting them in st
+// as well as in the warp's own counters, and returns its status.
+func (w *Warp) run(n int, st *Stats) (status Status) {
+	wi, ti, bl := w.WarpInsts, w.ThreadInsts, w.Blocks
 	defer func() {
 		if r := recover(); r != nil {
 			w.fail(fmt.Errorf("internal error in the executor (please report it with the kernel): %v", r), nil)
-			w.status, st = Faulted, Faulted
+			w.status, status = Faulted, Faulted
 		}
+		st.WarpInsts += w.WarpInsts - wi
+		st.ThreadInsts += w.ThreadInsts - ti
+		st.Blocks += w.Blocks - bl
 	}()
-	w.d.lastStepped = w
-	var top *entry
-	var m Mask
-	for {
-		if len(w.stack) == 0 {
-			w.status = Done
-			return Done
-		}
-		top = &w.stack[len(w.stack)-1]
-		m = top.mask.And(w.alive)
-		if !m.Empty() {
+	for ; n > 0; n-- {
+		if w.status = w.block(); w.status != Running {
 			break
 		}
-		w.stack = w.stack[:len(w.stack)-1]
 	}
+	return w.status
+}
+
+// block runs the warp's next block and its terminator.
+func (w *Warp) block() Status {
+	if !w.topOK {
+		// Find the stack entry to run and its active lanes (entries whose
+		// lanes all finished are done); a block that moves the entry on
+		// keeps them for the next (take).
+		for {
+			if len(w.stack) == 0 {
+				return Done
+			}
+			w.top = &w.stack[len(w.stack)-1]
+			w.mask = w.top.mask.And(w.alive)
+			if !w.mask.Empty() {
+				break
+			}
+			w.stack = w.stack[:len(w.stack)-1]
+		}
+		w.setActive(w.mask)
+		w.nactive = uint64(w.mask.Count())
+		w.topOK = true
+	}
+	top, m := w.top, w.mask
 	if top.block < 0 {
 		w.fail(fmt.Errorf("internal: lanes reached a reconvergence placeholder"), nil)
 		return Faulted
 	}
-	w.setActive(m)
 	w.last = top.block
 	b := &w.prog.Blocks[top.block]
 	if w.Trace != nil {
@@ -259,19 +291,13 @@ func (w *Warp) Step() (st Status) {
 		x.run(w, x)
 	}
 	n := uint64(len(code) + 1)
-	t := n * uint64(m.Count())
 	w.WarpInsts += n
-	w.ThreadInsts += t
+	w.ThreadInsts += n * w.nactive
 	w.Blocks++
-	w.d.Stats.WarpInsts += n
-	w.d.Stats.ThreadInsts += t
-	w.d.Stats.Blocks++
 	if w.err != nil {
-		w.status = Faulted
 		return Faulted
 	}
-	w.status = w.terminate(top, b, m)
-	return w.status
+	return w.terminate(top, b, m)
 }
 
 func (w *Warp) terminate(top *entry, b *ir.Block, m Mask) Status {
@@ -279,22 +305,15 @@ func (w *Warp) terminate(top *entry, b *ir.Block, m Mask) Status {
 	case ir.TermBranch:
 		w.take(top, &b.Succs[0], m)
 	case ir.TermCond:
-		c := w.slot(b.Term.Cond)
-		var t Mask
-		if w.full {
-			for l, v := range c {
-				if v != 0 {
-					t.Set(l)
-				}
-			}
-		} else {
-			for _, l := range w.lanes {
-				if c[l] != 0 {
-					t.Set(int(l))
-				}
-			}
+		t := w.nonZero(w.slot(b.Term.Cond))
+		switch f := m.AndNot(t); {
+		case f.Empty():
+			w.take(top, &b.Succs[0], m)
+		case t.Empty():
+			w.take(top, &b.Succs[1], m)
+		default:
+			w.diverge(top, b, []Mask{t, f})
 		}
-		w.diverge(top, b, []Mask{t, m.AndNot(t)})
 	case ir.TermSwitch:
 		sel := w.slot(b.Term.Cond)
 		masks := make([]Mask, len(b.Succs))
@@ -310,12 +329,14 @@ func (w *Warp) terminate(top *entry, b *ir.Block, m Mask) Status {
 		})
 		w.diverge(top, b, masks)
 	case ir.TermReturn:
+		w.topOK = false
 		w.alive = w.alive.AndNot(m)
 		if w.alive.Empty() {
 			w.stack = w.stack[:0]
 			return Done
 		}
 	case ir.TermKill:
+		w.topOK = false
 		w.Killed = w.Killed.Or(m)
 		w.alive = w.alive.AndNot(m)
 		if w.alive.Empty() {
@@ -351,12 +372,27 @@ func (w *Warp) terminate(top *entry, b *ir.Block, m Mask) Status {
 	return Running
 }
 
+// nonZero is the set of active lanes whose word in slot c is not zero.
+func (w *Warp) nonZero(c []uint64) (t Mask) {
+	if w.full {
+		for l, v := range c {
+			t[l>>6] |= b2u(v != 0) << (l & 63)
+		}
+		return t
+	}
+	for _, l := range w.lanes {
+		t[l>>6] |= b2u(c[l] != 0) << (l & 63)
+	}
+	return t
+}
+
 // take moves the lanes in m along e: phi copies, then either the entry
 // moves on or, at its reconvergence point, it is done.
 func (w *Warp) take(top *entry, e *ir.Edge, m Mask) {
 	w.moves(e, m)
 	if e.To == top.reconv {
 		w.stack = w.stack[:len(w.stack)-1]
+		w.topOK = false
 		return
 	}
 	top.block = e.To
@@ -365,6 +401,7 @@ func (w *Warp) take(top *entry, e *ir.Edge, m Mask) {
 // diverge splits the active lanes among the successors (masks[i] take
 // b.Succs[i]); lanes meet again at the block's immediate post-dominator.
 func (w *Warp) diverge(top *entry, b *ir.Block, masks []Mask) {
+	w.topOK = false
 	taken := -1
 	for i, mk := range masks {
 		if mk.Empty() {
