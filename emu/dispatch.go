@@ -59,6 +59,10 @@ type Dispatch struct {
 	// Window is how many work-groups run interleaved in a functional run
 	// (so that work-groups waiting on each other through atomics progress).
 	Window int
+	// Threads is how many host threads a functional run uses where its
+	// work-groups run in parallel (parallel.go; 0: runtime.GOMAXPROCS). Its
+	// results and Stats are the same whatever the count.
+	Threads int
 	// Builtin, when set, supplies builtins the dispatcher does not know
 	// (graphics stages: FragCoord, VertexIndex ...).
 	Builtin func(b spirv.BuiltIn, w *Warp, lane, comp int) (uint64, bool)
@@ -87,7 +91,9 @@ type Dispatch struct {
 	fullMask   Mask
 	allList    []int32
 	code       []xinst // Prog.Code decoded for Width
-	pool       []*Warp
+	self       host    // the caller's (own)
+	workers    []*worker
+	tasksDone  int // work-groups RunTasks finished, for its checkpoints
 
 	lastStepped  *Warp
 	lastProgress time.Time

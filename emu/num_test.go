@@ -161,6 +161,13 @@ func TestImageSampling(t *testing.T) {
 	}
 }
 
+// bothNaN32 says whether two float32 words are both NaNs: which NaN an
+// operation on two of them gives depends on the order the compiler put
+// them in, which neither specification fixes.
+func bothNaN32(a, b uint64) bool {
+	return a>>32 == 0 && b>>32 == 0 && a&0x7fffffff > 0x7f800000 && b&0x7fffffff > 0x7f800000
+}
+
 // TestFma32FastPath holds fma32 (the float64 sum rounded once more when
 // it is not a float32 midpoint) to the exact routine, float32(fmaOdd), bit
 // for bit: operands of every class (subnormals, infinities, NaNs, sums that
@@ -185,7 +192,7 @@ func TestFma32FastPath(t *testing.T) {
 		x.run(w, x)
 		for l, abc := range batch {
 			a, b, c := abc[0], abc[1], abc[2]
-			if got, want := w.regs[3*W+l], uint64(math.Float32bits(float32(fmaOdd(a, b, c)))); got != want {
+			if got, want := w.regs[3*W+l], uint64(math.Float32bits(float32(fmaOdd(a, b, c)))); got != want && !bothNaN32(got, want) {
 				t.Fatalf("the FmaF32 handler on %#08x, %#08x, %#08x gives %#x, the exact routine %#08x",
 					math.Float32bits(a), math.Float32bits(b), math.Float32bits(c), got, want)
 			}
@@ -195,7 +202,7 @@ func TestFma32FastPath(t *testing.T) {
 	check := func(a, b, c float32) {
 		t.Helper()
 		got, want := math.Float32bits(fma32(a, b, c)), math.Float32bits(float32(fmaOdd(a, b, c)))
-		if got != want {
+		if got != want && !bothNaN32(uint64(got), uint64(want)) {
 			t.Fatalf("fma32(%#08x, %#08x, %#08x) = %#08x, the exact routine gives %#08x",
 				math.Float32bits(a), math.Float32bits(b), math.Float32bits(c), got, want)
 		}

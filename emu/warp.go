@@ -9,6 +9,7 @@ package emu
 
 import (
 	"fmt"
+	"io"
 	"math/bits"
 
 	"github.com/pocketgpu/pocketgpu/ir"
@@ -96,6 +97,8 @@ type Warp struct {
 
 	// Trace, when non-nil, receives each Step's block and memory accesses.
 	Trace *Trace
+	// out receives the warp's printf output.
+	out io.Writer
 
 	err     error
 	lastBuf *Buffer // the global buffers found last (see buffer)

@@ -2,6 +2,7 @@ package emu
 
 import (
 	"fmt"
+	"io"
 
 	"github.com/pocketgpu/pocketgpu/ir"
 )
@@ -24,6 +25,16 @@ type WorkGroup struct {
 	copies map[*ir.ExtCall]int
 }
 
+// host is what one goroutine runs a dispatch's work with: its pool of
+// warps, the stats it counts them in and where their printf output goes.
+// The dispatch's own serves its caller (the timing engine, a windowed
+// run); each worker of a parallel run has one (parallel.go).
+type host struct {
+	pool   []*Warp
+	stats  *Stats
+	printf io.Writer
+}
+
 // NewWorkGroup creates work-group i (in linear order, x fastest).
 func (d *Dispatch) NewWorkGroup(i int) *WorkGroup { return d.NewPartialWorkGroup(i, d.wgSize) }
 
@@ -31,15 +42,19 @@ func (d *Dispatch) NewWorkGroup(i int) *WorkGroup { return d.NewPartialWorkGroup
 // work-items (1 to the work-group size): a graphics batch that does not
 // fill its warp (the remaining lanes do not exist, as in hardware).
 func (d *Dispatch) NewPartialWorkGroup(i, n int) *WorkGroup {
+	return d.newGroup(d.own(), i, n)
+}
+
+func (d *Dispatch) newGroup(h *host, i, n int) *WorkGroup {
 	n = min(max(n, 1), d.wgSize)
 	wg := &WorkGroup{ID: d.groupID(i), Index: i, Local: make([]byte, d.localBytes), Groups: 1, size: n}
 	for k := 0; k < (n+d.Width-1)/d.Width; k++ {
-		w := d.newWarp()
+		w := d.newWarp(h)
 		w.reset(wg, k)
 		wg.Warps = append(wg.Warps, w)
 	}
-	d.Stats.WorkGroups++
-	d.Stats.Warps += uint64(len(wg.Warps))
+	h.stats.WorkGroups++
+	h.stats.Warps += uint64(len(wg.Warps))
 	return wg
 }
 
@@ -50,9 +65,11 @@ func (d *Dispatch) groupID(i int) [3]int {
 
 // NewTask creates unit i of the dispatch (0 to Tasks()-1): work-group i,
 // or with packing the warp holding work-groups i×Pack on.
-func (d *Dispatch) NewTask(i int) *WorkGroup {
+func (d *Dispatch) NewTask(i int) *WorkGroup { return d.newTask(d.own(), i) }
+
+func (d *Dispatch) newTask(h *host, i int) *WorkGroup {
 	if d.pack <= 1 {
-		return d.NewWorkGroup(i)
+		return d.newGroup(h, i, d.wgSize)
 	}
 	first := i * d.pack
 	n := min(d.pack, d.NumGroups()-first)
@@ -60,11 +77,11 @@ func (d *Dispatch) NewTask(i int) *WorkGroup {
 	for j := 0; j < n; j++ {
 		wg.ids = append(wg.ids, d.groupID(first+j))
 	}
-	w := d.newWarp()
+	w := d.newWarp(h)
 	w.reset(wg, 0)
 	wg.Warps = append(wg.Warps, w)
-	d.Stats.WorkGroups += uint64(n)
-	d.Stats.Warps++
+	h.stats.WorkGroups += uint64(n)
+	h.stats.Warps++
 	return wg
 }
 
@@ -75,20 +92,31 @@ func (d *Dispatch) Release(wg *WorkGroup) {
 			d.WarpDone(w)
 		}
 	}
-	d.pool = append(d.pool, wg.Warps...)
+	d.release(d.own(), wg)
+}
+
+func (d *Dispatch) release(h *host, wg *WorkGroup) {
+	h.pool = append(h.pool, wg.Warps...)
 	wg.Warps = nil
 }
 
-func (d *Dispatch) newWarp() *Warp {
-	if n := len(d.pool); n > 0 {
-		w := d.pool[n-1]
-		d.pool = d.pool[:n-1]
+// own is the host of the dispatch's caller.
+func (d *Dispatch) own() *host {
+	d.self.stats, d.self.printf = &d.Stats, d.Printf
+	return &d.self
+}
+
+func (d *Dispatch) newWarp(h *host) *Warp {
+	if n := len(h.pool); n > 0 {
+		w := h.pool[n-1]
+		h.pool = h.pool[:n-1]
+		w.out = h.printf
 		return w
 	}
 	p := d.Prog
 	W := d.Width
 	frame := (p.PrivateBytes + 7) &^ 7
-	w := &Warp{d: d, prog: p, xcode: d.code, width: W,
+	w := &Warp{d: d, prog: p, xcode: d.code, width: W, out: h.printf,
 		frame: frame, priv: make([]byte, frame*W), stack: make([]entry, 0, 8)}
 	w.setRegs(make([]uint64, max(p.Regs, 1)*W))
 	for _, c := range p.Consts {
@@ -126,6 +154,7 @@ func (w *Warp) reset(wg *WorkGroup, index int) {
 	}
 	w.alive = w.start
 	w.Killed = Mask{}
+	w.Trace = nil // the stepper sets its own
 	clear(w.copiesSeen)
 	w.err = nil
 	w.lastBuf, w.prevBuf = nil, nil
