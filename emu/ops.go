@@ -392,14 +392,18 @@ func hLoad(space ir.Space, size int) handler {
 				return
 			}
 		}
+		win := w.window(space)
 		for _, l := range w.lanes {
-			var p []byte
-			// Global memory, same buffer as last time: the common case.
-			if b := w.lastBuf; space == ir.SpaceGlobal && b != nil && b.contains(a[l]+off, total) {
-				o := a[l] + off - b.Base
-				p = b.Data[o : o+uint64(total)]
-			} else if p = w.mem(in, space, int(l), a[l]+off, total, false); p == nil {
-				return
+			// Local or private memory in bounds, or global memory in the
+			// buffer found last: the common cases.
+			p := win.at(int(l), a[l]+off, total)
+			if p == nil && space == ir.SpaceGlobal {
+				p = w.inLast(a[l]+off, total, false)
+			}
+			if p == nil {
+				if p = w.mem(in, space, int(l), a[l]+off, total, false); p == nil {
+					return
+				}
 			}
 			switch size {
 			case 4:
@@ -443,13 +447,16 @@ func hStore(space ir.Space, size int) handler {
 				return
 			}
 		}
+		win := w.window(space)
 		for _, l := range w.lanes {
-			var p []byte
-			if b := w.lastBuf; space == ir.SpaceGlobal && b != nil && !b.ReadOnly && b.contains(a[l]+off, total) {
-				o := a[l] + off - b.Base
-				p = b.Data[o : o+uint64(total)]
-			} else if p = w.mem(in, space, int(l), a[l]+off, total, true); p == nil {
-				return
+			p := win.at(int(l), a[l]+off, total)
+			if p == nil && space == ir.SpaceGlobal {
+				p = w.inLast(a[l]+off, total, true)
+			}
+			if p == nil {
+				if p = w.mem(in, space, int(l), a[l]+off, total, true); p == nil {
+					return
+				}
 			}
 			switch size {
 			case 4:

@@ -123,6 +123,10 @@ type Warp struct {
 	firstLocal int // local linear id of lane 0
 	seg        int // packed warp: lanes per work-group (0: one work-group)
 
+	// scratch holds an edge's phi sources while their destinations are
+	// written (moves).
+	scratch []uint64
+
 	// Killed lanes (fragment discard).
 	Killed Mask
 
@@ -212,19 +216,6 @@ func (w *Warp) setActive(m Mask) {
 }
 
 func (w *Warp) allLanes() Mask { return w.d.fullMask }
-
-// activeLanes calls f for each active lane.
-func (w *Warp) forActive(f func(l int)) {
-	if w.full {
-		for l := 0; l < w.width; l++ {
-			f(l)
-		}
-		return
-	}
-	for _, l := range w.lanes {
-		f(int(l))
-	}
-}
 
 // Step runs the warp's next block with its active lanes and follows the
 // terminator. It returns Running, AtBarrier, Done or Faulted.
@@ -319,8 +310,13 @@ func (w *Warp) terminate(top *entry, b *ir.Block, m Mask) Status {
 		}
 	case ir.TermSwitch:
 		sel := w.slot(b.Term.Cond)
-		masks := make([]Mask, len(b.Succs))
-		w.forActive(func(l int) {
+		var buf [8]Mask
+		masks := buf[:0]
+		if len(b.Succs) > len(buf) {
+			masks = make([]Mask, 0, len(b.Succs))
+		}
+		masks = masks[:len(b.Succs)]
+		for _, l := range w.lanes {
 			k := 0
 			for i, c := range b.Term.Cases {
 				if sel[l] == c {
@@ -328,8 +324,8 @@ func (w *Warp) terminate(top *entry, b *ir.Block, m Mask) Status {
 					break
 				}
 			}
-			masks[k].Set(l)
-		})
+			masks[k].Set(int(l))
+		}
 		w.diverge(top, b, masks)
 	case ir.TermReturn:
 		w.topOK = false
@@ -457,11 +453,7 @@ func (w *Warp) moves(e *ir.Edge, m Mask) {
 	full := m == w.allLanes()
 	if e.Overlap {
 		// Read every source before writing any destination.
-		total := 0
-		for _, mv := range e.Moves {
-			total += int(mv.N) * W
-		}
-		tmp := make([]uint64, 0, total)
+		tmp := w.scratch[:0]
 		for _, mv := range e.Moves {
 			tmp = append(tmp, w.regs[int(mv.Src)*W:int(mv.Src+int32(mv.N))*W]...)
 		}
@@ -471,6 +463,7 @@ func (w *Warp) moves(e *ir.Edge, m Mask) {
 			w.copyMasked(w.regs[int(mv.Dst)*W:int(mv.Dst)*W+n], tmp[o:o+n], m, full)
 			o += n
 		}
+		w.scratch = tmp
 		return
 	}
 	for _, mv := range e.Moves {
