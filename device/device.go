@@ -125,8 +125,9 @@ type Options struct {
 	// at Trace.Now and leaves it at its end.
 	Trace *trace.Trace
 	// Threads is how many host threads Dispatch runs independent
-	// work-groups on (0: runtime.GOMAXPROCS(0)); results and counters are
-	// the same whatever the count (emu.Dispatch.Threads).
+	// work-groups on (0: runtime.GOMAXPROCS(0)); a run that finishes gives
+	// the same results and counters whatever the count
+	// (emu.Dispatch.Threads).
 	Threads int
 }
 
