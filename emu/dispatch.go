@@ -93,7 +93,8 @@ type Dispatch struct {
 	fullMask   Mask
 	allList    []int32
 	code       []xinst // Prog.Code decoded for Width
-	self       host    // the caller's (own)
+	edges      [][]xedge
+	self       host // the caller's (own)
 	workers    []*worker
 	tasksDone  int // work-groups RunTasks finished, for its checkpoints
 
@@ -179,7 +180,7 @@ func (d *Dispatch) Init() error {
 		d.pack = d.Pack
 		d.localSpan = (d.localBytes + 15) &^ 15
 	}
-	d.code = decode(p.Code, d.Width)
+	d.code, d.edges = decode(p.Code, d.Width), decodeEdges(p.Blocks, d.Width)
 	d.fullMask = firstLanes(d.Width)
 	d.allList = make([]int32, d.Width)
 	for i := range d.allList {

@@ -70,20 +70,22 @@ type entry struct {
 }
 
 // Warp is a group of work-items executing in lockstep. The fields every
-// Step reads come first, so that a warp coming back to run touches few
-// cache lines; the lane-list buffer, used only under divergence, is last.
+// instruction reads come first, then those every block reads, so that a
+// warp touches few cache lines; the lane-list buffer, used only under
+// divergence, is last.
 type Warp struct {
-	d     *Dispatch
-	prog  *Program
-	xcode []xinst // the program's code decoded for the warp's width
-	width int
-
 	regs []uint64 // slot-major: slot s, lane l at regs[s*width+l]
 	// f32 and f64 view regs as float32 halves and float64s (views.go).
 	f32   [][2]float32
 	f64   []float64
+	width int
 	full  bool    // every lane of the warp is active
 	lanes []int32 // the active lanes when !full
+
+	d      *Dispatch
+	prog   *Program
+	xcode  []xinst   // the program's code decoded for the warp's width
+	xedges [][]xedge // each block's successors, decoded likewise
 
 	stack []entry
 	alive Mask // lanes not yet finished
@@ -291,22 +293,22 @@ func (w *Warp) block() Status {
 	if w.err != nil {
 		return Faulted
 	}
-	return w.terminate(top, b, m)
+	return w.terminate(top, b, w.xedges[top.block], m)
 }
 
-func (w *Warp) terminate(top *entry, b *ir.Block, m Mask) Status {
+func (w *Warp) terminate(top *entry, b *ir.Block, es []xedge, m Mask) Status {
 	switch b.Term.Kind {
 	case ir.TermBranch:
-		w.take(top, &b.Succs[0], m)
+		w.take(top, &es[0], m)
 	case ir.TermCond:
 		t := w.nonZero(w.slot(b.Term.Cond))
 		switch f := m.AndNot(t); {
 		case f.Empty():
-			w.take(top, &b.Succs[0], m)
+			w.take(top, &es[0], m)
 		case t.Empty():
-			w.take(top, &b.Succs[1], m)
+			w.take(top, &es[1], m)
 		default:
-			w.diverge(top, b, []Mask{t, f})
+			w.diverge(top, b, es, []Mask{t, f})
 		}
 	case ir.TermSwitch:
 		sel := w.slot(b.Term.Cond)
@@ -326,7 +328,7 @@ func (w *Warp) terminate(top *entry, b *ir.Block, m Mask) Status {
 			}
 			masks[k].Set(int(l))
 		}
-		w.diverge(top, b, masks)
+		w.diverge(top, b, es, masks)
 	case ir.TermReturn:
 		w.topOK = false
 		w.alive = w.alive.AndNot(m)
@@ -350,7 +352,7 @@ func (w *Warp) terminate(top *entry, b *ir.Block, m Mask) Status {
 			if !w.packedBarrier(b, m) {
 				return Faulted
 			}
-			w.take(top, &b.Succs[0], m)
+			w.take(top, &es[0], m)
 			return AtBarrier
 		}
 		if m != w.alive {
@@ -361,7 +363,7 @@ func (w *Warp) terminate(top *entry, b *ir.Block, m Mask) Status {
 			w.fail(fmt.Errorf("barrier reached by only some work-items: work-item (%d,%d,%d) is on another path (divergent control flow around a barrier)", g[0], g[1], g[2]), &w.prog.Sites[b.Term.Site])
 			return Faulted
 		}
-		w.take(top, &b.Succs[0], m)
+		w.take(top, &es[0], m)
 		return AtBarrier
 	}
 	if len(w.stack) > w.prog.MaxStack {
@@ -387,19 +389,19 @@ func (w *Warp) nonZero(c []uint64) (t Mask) {
 
 // take moves the lanes in m along e: phi copies, then either the entry
 // moves on or, at its reconvergence point, it is done.
-func (w *Warp) take(top *entry, e *ir.Edge, m Mask) {
+func (w *Warp) take(top *entry, e *xedge, m Mask) {
 	w.moves(e, m)
-	if e.To == top.reconv {
+	if e.to == top.reconv {
 		w.stack = w.stack[:len(w.stack)-1]
 		w.topOK = false
 		return
 	}
-	top.block = e.To
+	top.block = e.to
 }
 
 // diverge splits the active lanes among the successors (masks[i] take
 // b.Succs[i]); lanes meet again at the block's immediate post-dominator.
-func (w *Warp) diverge(top *entry, b *ir.Block, masks []Mask) {
+func (w *Warp) diverge(top *entry, b *ir.Block, es []xedge, masks []Mask) {
 	w.topOK = false
 	taken := -1
 	for i, mk := range masks {
@@ -413,7 +415,7 @@ func (w *Warp) diverge(top *entry, b *ir.Block, masks []Mask) {
 		taken = i
 	}
 	if taken >= 0 {
-		w.take(top, &b.Succs[taken], masks[taken])
+		w.take(top, &es[taken], masks[taken])
 		return
 	}
 	r := b.IPDom
@@ -435,40 +437,37 @@ func (w *Warp) diverge(top *entry, b *ir.Block, masks []Mask) {
 		if mk.Empty() {
 			continue
 		}
-		e := &b.Succs[i]
+		e := &es[i]
 		w.moves(e, mk)
-		if e.To == r {
+		if e.to == r {
 			continue // already waiting at the reconvergence point
 		}
-		w.stack = append(w.stack, entry{block: e.To, reconv: r, mask: mk})
+		w.stack = append(w.stack, entry{block: e.to, reconv: r, mask: mk})
 	}
 }
 
 // moves performs an edge's phi copies for the lanes in m, as a parallel copy.
-func (w *Warp) moves(e *ir.Edge, m Mask) {
-	if len(e.Moves) == 0 {
+func (w *Warp) moves(e *xedge, m Mask) {
+	if len(e.moves) == 0 {
 		return
 	}
-	W := w.width
 	full := m == w.allLanes()
-	if e.Overlap {
+	if e.overlap {
 		// Read every source before writing any destination.
 		tmp := w.scratch[:0]
-		for _, mv := range e.Moves {
-			tmp = append(tmp, w.regs[int(mv.Src)*W:int(mv.Src+int32(mv.N))*W]...)
+		for _, mv := range e.moves {
+			tmp = append(tmp, w.regs[mv.src:mv.src+mv.n]...)
 		}
 		o := 0
-		for _, mv := range e.Moves {
-			n := int(mv.N) * W
-			w.copyMasked(w.regs[int(mv.Dst)*W:int(mv.Dst)*W+n], tmp[o:o+n], m, full)
-			o += n
+		for _, mv := range e.moves {
+			w.copyMasked(w.regs[mv.dst:mv.dst+mv.n], tmp[o:o+mv.n], m, full)
+			o += mv.n
 		}
 		w.scratch = tmp
 		return
 	}
-	for _, mv := range e.Moves {
-		n := int(mv.N) * W
-		w.copyMasked(w.regs[int(mv.Dst)*W:int(mv.Dst)*W+n], w.regs[int(mv.Src)*W:int(mv.Src)*W+n], m, full)
+	for _, mv := range e.moves {
+		w.copyMasked(w.regs[mv.dst:mv.dst+mv.n], w.regs[mv.src:mv.src+mv.n], m, full)
 	}
 }
 

@@ -116,7 +116,7 @@ func (d *Dispatch) newWarp(h *host) *Warp {
 	p := d.Prog
 	W := d.Width
 	frame := (p.PrivateBytes + 7) &^ 7
-	w := &Warp{d: d, prog: p, xcode: d.code, width: W, out: h.printf,
+	w := &Warp{d: d, prog: p, xcode: d.code, xedges: d.edges, width: W, out: h.printf,
 		frame: frame, priv: make([]byte, frame*W), stack: make([]entry, 0, 8)}
 	w.setRegs(make([]uint64, max(p.Regs, 1)*W))
 	for _, c := range p.Consts {
