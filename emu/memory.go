@@ -156,19 +156,22 @@ func (w *Warp) fault(in *ir.Inst, l int, space ir.Space, addr uint64, size int, 
 }
 
 // buffer finds the buffer holding n bytes at addr, or nil. Kernels mostly
-// alternate between a few buffers (load from one, store to another), so
-// the last two found are tried first.
+// go between a few buffers (load from two, store to a third), so the
+// warp's recent ones, the last first, are tried before the memory's list.
 func (w *Warp) buffer(addr uint64, n int) *Buffer {
-	if b := w.lastBuf; b != nil && b.contains(addr, n) {
+	if b := w.recent[w.mru]; b != nil && b.contains(addr, n) {
 		return b
 	}
-	if b := w.prevBuf; b != nil && b.contains(addr, n) {
-		w.lastBuf, w.prevBuf = b, w.lastBuf
-		return b
+	for i, b := range w.recent {
+		if b != nil && b.contains(addr, n) {
+			w.mru = uint8(i)
+			return b
+		}
 	}
 	b := w.d.Mem.Find(addr, n)
 	if b != nil {
-		w.lastBuf, w.prevBuf = b, w.lastBuf
+		w.mru = (w.mru + 1) % uint8(len(w.recent))
+		w.recent[w.mru] = b
 	}
 	return b
 }
@@ -176,7 +179,7 @@ func (w *Warp) buffer(addr uint64, n int) *Buffer {
 // inLast is the n bytes at addr in the global buffer found last, or nil
 // (buffer then looks further).
 func (w *Warp) inLast(addr uint64, n int, write bool) []byte {
-	b := w.lastBuf
+	b := w.recent[w.mru]
 	if b == nil || !b.contains(addr, n) || write && b.ReadOnly {
 		return nil
 	}

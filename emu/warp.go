@@ -48,8 +48,13 @@ func (m Mask) Runs(width, n int) int {
 }
 
 func firstLanes(n int) (m Mask) {
-	for l := 0; l < n; l++ {
-		m.Set(l)
+	for i := range m {
+		switch k := n - 64*i; {
+		case k >= 64:
+			m[i] = ^uint64(0)
+		case k > 0:
+			m[i] = 1<<uint(k) - 1
+		}
 	}
 	return m
 }
@@ -102,9 +107,9 @@ type Warp struct {
 	// out receives the warp's printf output.
 	out io.Writer
 
-	err     error
-	lastBuf *Buffer // the global buffers found last (see buffer)
-	prevBuf *Buffer
+	err    error
+	recent [4]*Buffer // the global buffers found last, recent[mru] the last (see buffer)
+	mru    uint8
 
 	// Counters.
 	WarpInsts   uint64

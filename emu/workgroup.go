@@ -157,7 +157,7 @@ func (w *Warp) reset(wg *WorkGroup, index int) {
 	w.Trace = nil // the stepper sets its own
 	clear(w.copiesSeen)
 	w.err = nil
-	w.lastBuf, w.prevBuf = nil, nil
+	w.recent, w.mru = [4]*Buffer{}, 0
 	w.status = Running
 	w.stack = append(w.stack[:0], entry{block: 0, reconv: ir.NoBlock, mask: w.start})
 	w.topOK = false
