@@ -128,6 +128,11 @@ type Options struct {
 	// Detail is how much of a timed launch runs in detail (DetailAuto:
 	// repeats of a launch reuse its figures; DetailFull: none do).
 	Detail Detail
+	// Threads is how many host threads Dispatch runs independent
+	// work-groups on (0: runtime.GOMAXPROCS(0)); a run that finishes gives
+	// the same results and counters whatever the count
+	// (emu.Dispatch.Threads).
+	Threads int
 }
 
 // Progress is how far a run has got.
@@ -212,7 +217,7 @@ func (d *Device) Prepare(k *Kernel, nd NDRange, args []Arg, opt Options) (*Plan,
 		}
 	}
 	ed := &emu.Dispatch{Prog: k.prog, Mem: d.gmem, Dims: nd.Dims, Global: nd.Global, Local: nd.Local, Offset: nd.Offset,
-		Printf: d.Printf, MaxWarpInsts: opt.MaxWarpInsts, Window: 4, Ctx: opt.Context, Progress: progress}
+		Printf: d.Printf, MaxWarpInsts: opt.MaxWarpInsts, Window: 4, Threads: opt.Threads, Ctx: opt.Context, Progress: progress}
 	local := p.LocalBytes
 	for i, a := range args {
 		pv, extra, err := d.bind(i, p.Params[i], a, ed)

@@ -8,15 +8,13 @@ import (
 	"github.com/pocketgpu/pocketgpu/ir"
 )
 
-var _ = math.Float32bits
+var _ = math.Signbit
 
-func hFAddF16(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hFAddF16(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := h2f(uint16(as[i]))
 			b := h2f(uint16(bs[i]))
@@ -34,1861 +32,33 @@ func hFAddF16(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hFAddF32(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hFAddF32(w *Warp, x *xinst) {
+	d := w.f32[x.d : x.d+x.n]
+	as := w.f32[x.a:][:len(d)]
+	bs := w.f32[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
-			a := math.Float32frombits(uint32(as[i]))
-			b := math.Float32frombits(uint32(bs[i]))
-			d[i] = uint64(math.Float32bits((a + b)))
+			a := as[i][lo32]
+			b := bs[i][lo32]
+			d[i][lo32], d[i][hi32] = (a + b), 0
 		}
 		return
 	}
 	for o := 0; o < len(d); o += w.width {
 		for _, l := range w.lanes {
 			i := o + int(l)
-			a := math.Float32frombits(uint32(as[i]))
-			b := math.Float32frombits(uint32(bs[i]))
-			d[i] = uint64(math.Float32bits((a + b)))
+			a := as[i][lo32]
+			b := bs[i][lo32]
+			d[i][lo32], d[i][hi32] = (a + b), 0
 		}
 	}
 }
 
-func hFAddF64(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hFAddF64(w *Warp, x *xinst) {
+	d := w.f64[x.d : x.d+x.n]
+	as := w.f64[x.a:][:len(d)]
+	bs := w.f64[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
-		for i := range d {
-			a := math.Float64frombits(as[i])
-			b := math.Float64frombits(bs[i])
-			d[i] = math.Float64bits((a + b))
-		}
-		return
-	}
-	for o := 0; o < len(d); o += w.width {
-		for _, l := range w.lanes {
-			i := o + int(l)
-			a := math.Float64frombits(as[i])
-			b := math.Float64frombits(bs[i])
-			d[i] = math.Float64bits((a + b))
-		}
-	}
-}
-
-func hFSubF16(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
-	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
-		for i := range d {
-			a := h2f(uint16(as[i]))
-			b := h2f(uint16(bs[i]))
-			d[i] = uint64(f2h((a - b)))
-		}
-		return
-	}
-	for o := 0; o < len(d); o += w.width {
-		for _, l := range w.lanes {
-			i := o + int(l)
-			a := h2f(uint16(as[i]))
-			b := h2f(uint16(bs[i]))
-			d[i] = uint64(f2h((a - b)))
-		}
-	}
-}
-
-func hFSubF32(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
-	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
-		for i := range d {
-			a := math.Float32frombits(uint32(as[i]))
-			b := math.Float32frombits(uint32(bs[i]))
-			d[i] = uint64(math.Float32bits((a - b)))
-		}
-		return
-	}
-	for o := 0; o < len(d); o += w.width {
-		for _, l := range w.lanes {
-			i := o + int(l)
-			a := math.Float32frombits(uint32(as[i]))
-			b := math.Float32frombits(uint32(bs[i]))
-			d[i] = uint64(math.Float32bits((a - b)))
-		}
-	}
-}
-
-func hFSubF64(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
-	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
-		for i := range d {
-			a := math.Float64frombits(as[i])
-			b := math.Float64frombits(bs[i])
-			d[i] = math.Float64bits((a - b))
-		}
-		return
-	}
-	for o := 0; o < len(d); o += w.width {
-		for _, l := range w.lanes {
-			i := o + int(l)
-			a := math.Float64frombits(as[i])
-			b := math.Float64frombits(bs[i])
-			d[i] = math.Float64bits((a - b))
-		}
-	}
-}
-
-func hFMulF16(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
-	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
-		for i := range d {
-			a := h2f(uint16(as[i]))
-			b := h2f(uint16(bs[i]))
-			d[i] = uint64(f2h((a * b)))
-		}
-		return
-	}
-	for o := 0; o < len(d); o += w.width {
-		for _, l := range w.lanes {
-			i := o + int(l)
-			a := h2f(uint16(as[i]))
-			b := h2f(uint16(bs[i]))
-			d[i] = uint64(f2h((a * b)))
-		}
-	}
-}
-
-func hFMulF32(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
-	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
-		for i := range d {
-			a := math.Float32frombits(uint32(as[i]))
-			b := math.Float32frombits(uint32(bs[i]))
-			d[i] = uint64(math.Float32bits((a * b)))
-		}
-		return
-	}
-	for o := 0; o < len(d); o += w.width {
-		for _, l := range w.lanes {
-			i := o + int(l)
-			a := math.Float32frombits(uint32(as[i]))
-			b := math.Float32frombits(uint32(bs[i]))
-			d[i] = uint64(math.Float32bits((a * b)))
-		}
-	}
-}
-
-func hFMulF64(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
-	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
-		for i := range d {
-			a := math.Float64frombits(as[i])
-			b := math.Float64frombits(bs[i])
-			d[i] = math.Float64bits((a * b))
-		}
-		return
-	}
-	for o := 0; o < len(d); o += w.width {
-		for _, l := range w.lanes {
-			i := o + int(l)
-			a := math.Float64frombits(as[i])
-			b := math.Float64frombits(bs[i])
-			d[i] = math.Float64bits((a * b))
-		}
-	}
-}
-
-func hFDivF16(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
-	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
-		for i := range d {
-			a := h2f(uint16(as[i]))
-			b := h2f(uint16(bs[i]))
-			d[i] = uint64(f2h((a / b)))
-		}
-		return
-	}
-	for o := 0; o < len(d); o += w.width {
-		for _, l := range w.lanes {
-			i := o + int(l)
-			a := h2f(uint16(as[i]))
-			b := h2f(uint16(bs[i]))
-			d[i] = uint64(f2h((a / b)))
-		}
-	}
-}
-
-func hFDivF32(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
-	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
-		for i := range d {
-			a := math.Float32frombits(uint32(as[i]))
-			b := math.Float32frombits(uint32(bs[i]))
-			d[i] = uint64(math.Float32bits((a / b)))
-		}
-		return
-	}
-	for o := 0; o < len(d); o += w.width {
-		for _, l := range w.lanes {
-			i := o + int(l)
-			a := math.Float32frombits(uint32(as[i]))
-			b := math.Float32frombits(uint32(bs[i]))
-			d[i] = uint64(math.Float32bits((a / b)))
-		}
-	}
-}
-
-func hFDivF64(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
-	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
-		for i := range d {
-			a := math.Float64frombits(as[i])
-			b := math.Float64frombits(bs[i])
-			d[i] = math.Float64bits((a / b))
-		}
-		return
-	}
-	for o := 0; o < len(d); o += w.width {
-		for _, l := range w.lanes {
-			i := o + int(l)
-			a := math.Float64frombits(as[i])
-			b := math.Float64frombits(bs[i])
-			d[i] = math.Float64bits((a / b))
-		}
-	}
-}
-
-func hFRemF16(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
-	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
-		for i := range d {
-			a := h2f(uint16(as[i]))
-			b := h2f(uint16(bs[i]))
-			d[i] = uint64(f2h((frem(a, b))))
-		}
-		return
-	}
-	for o := 0; o < len(d); o += w.width {
-		for _, l := range w.lanes {
-			i := o + int(l)
-			a := h2f(uint16(as[i]))
-			b := h2f(uint16(bs[i]))
-			d[i] = uint64(f2h((frem(a, b))))
-		}
-	}
-}
-
-func hFRemF32(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
-	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
-		for i := range d {
-			a := math.Float32frombits(uint32(as[i]))
-			b := math.Float32frombits(uint32(bs[i]))
-			d[i] = uint64(math.Float32bits((frem(a, b))))
-		}
-		return
-	}
-	for o := 0; o < len(d); o += w.width {
-		for _, l := range w.lanes {
-			i := o + int(l)
-			a := math.Float32frombits(uint32(as[i]))
-			b := math.Float32frombits(uint32(bs[i]))
-			d[i] = uint64(math.Float32bits((frem(a, b))))
-		}
-	}
-}
-
-func hFRemF64(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
-	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
-		for i := range d {
-			a := math.Float64frombits(as[i])
-			b := math.Float64frombits(bs[i])
-			d[i] = math.Float64bits((frem(a, b)))
-		}
-		return
-	}
-	for o := 0; o < len(d); o += w.width {
-		for _, l := range w.lanes {
-			i := o + int(l)
-			a := math.Float64frombits(as[i])
-			b := math.Float64frombits(bs[i])
-			d[i] = math.Float64bits((frem(a, b)))
-		}
-	}
-}
-
-func hFModF16(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
-	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
-		for i := range d {
-			a := h2f(uint16(as[i]))
-			b := h2f(uint16(bs[i]))
-			d[i] = uint64(f2h((fmod(a, b))))
-		}
-		return
-	}
-	for o := 0; o < len(d); o += w.width {
-		for _, l := range w.lanes {
-			i := o + int(l)
-			a := h2f(uint16(as[i]))
-			b := h2f(uint16(bs[i]))
-			d[i] = uint64(f2h((fmod(a, b))))
-		}
-	}
-}
-
-func hFModF32(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
-	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
-		for i := range d {
-			a := math.Float32frombits(uint32(as[i]))
-			b := math.Float32frombits(uint32(bs[i]))
-			d[i] = uint64(math.Float32bits((fmod(a, b))))
-		}
-		return
-	}
-	for o := 0; o < len(d); o += w.width {
-		for _, l := range w.lanes {
-			i := o + int(l)
-			a := math.Float32frombits(uint32(as[i]))
-			b := math.Float32frombits(uint32(bs[i]))
-			d[i] = uint64(math.Float32bits((fmod(a, b))))
-		}
-	}
-}
-
-func hFModF64(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
-	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
-		for i := range d {
-			a := math.Float64frombits(as[i])
-			b := math.Float64frombits(bs[i])
-			d[i] = math.Float64bits((fmod(a, b)))
-		}
-		return
-	}
-	for o := 0; o < len(d); o += w.width {
-		for _, l := range w.lanes {
-			i := o + int(l)
-			a := math.Float64frombits(as[i])
-			b := math.Float64frombits(bs[i])
-			d[i] = math.Float64bits((fmod(a, b)))
-		}
-	}
-}
-
-func hFNegateF16(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	if w.full {
-		as = as[:len(d)]
-		for i := range d {
-			a := h2f(uint16(as[i]))
-			d[i] = uint64(f2h((-a)))
-		}
-		return
-	}
-	for o := 0; o < len(d); o += w.width {
-		for _, l := range w.lanes {
-			i := o + int(l)
-			a := h2f(uint16(as[i]))
-			d[i] = uint64(f2h((-a)))
-		}
-	}
-}
-
-func hFNegateF32(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	if w.full {
-		as = as[:len(d)]
-		for i := range d {
-			a := math.Float32frombits(uint32(as[i]))
-			d[i] = uint64(math.Float32bits((-a)))
-		}
-		return
-	}
-	for o := 0; o < len(d); o += w.width {
-		for _, l := range w.lanes {
-			i := o + int(l)
-			a := math.Float32frombits(uint32(as[i]))
-			d[i] = uint64(math.Float32bits((-a)))
-		}
-	}
-}
-
-func hFNegateF64(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	if w.full {
-		as = as[:len(d)]
-		for i := range d {
-			a := math.Float64frombits(as[i])
-			d[i] = math.Float64bits((-a))
-		}
-		return
-	}
-	for o := 0; o < len(d); o += w.width {
-		for _, l := range w.lanes {
-			i := o + int(l)
-			a := math.Float64frombits(as[i])
-			d[i] = math.Float64bits((-a))
-		}
-	}
-}
-
-func hFOrdEqualF16(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
-	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
-		for i := range d {
-			a := h2f(uint16(as[i]))
-			b := h2f(uint16(bs[i]))
-			d[i] = b2u((a == b))
-		}
-		return
-	}
-	for o := 0; o < len(d); o += w.width {
-		for _, l := range w.lanes {
-			i := o + int(l)
-			a := h2f(uint16(as[i]))
-			b := h2f(uint16(bs[i]))
-			d[i] = b2u((a == b))
-		}
-	}
-}
-
-func hFOrdEqualF32(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
-	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
-		for i := range d {
-			a := math.Float32frombits(uint32(as[i]))
-			b := math.Float32frombits(uint32(bs[i]))
-			d[i] = b2u((a == b))
-		}
-		return
-	}
-	for o := 0; o < len(d); o += w.width {
-		for _, l := range w.lanes {
-			i := o + int(l)
-			a := math.Float32frombits(uint32(as[i]))
-			b := math.Float32frombits(uint32(bs[i]))
-			d[i] = b2u((a == b))
-		}
-	}
-}
-
-func hFOrdEqualF64(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
-	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
-		for i := range d {
-			a := math.Float64frombits(as[i])
-			b := math.Float64frombits(bs[i])
-			d[i] = b2u((a == b))
-		}
-		return
-	}
-	for o := 0; o < len(d); o += w.width {
-		for _, l := range w.lanes {
-			i := o + int(l)
-			a := math.Float64frombits(as[i])
-			b := math.Float64frombits(bs[i])
-			d[i] = b2u((a == b))
-		}
-	}
-}
-
-func hFOrdNotEqualF16(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
-	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
-		for i := range d {
-			a := h2f(uint16(as[i]))
-			b := h2f(uint16(bs[i]))
-			d[i] = b2u((a < b || a > b))
-		}
-		return
-	}
-	for o := 0; o < len(d); o += w.width {
-		for _, l := range w.lanes {
-			i := o + int(l)
-			a := h2f(uint16(as[i]))
-			b := h2f(uint16(bs[i]))
-			d[i] = b2u((a < b || a > b))
-		}
-	}
-}
-
-func hFOrdNotEqualF32(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
-	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
-		for i := range d {
-			a := math.Float32frombits(uint32(as[i]))
-			b := math.Float32frombits(uint32(bs[i]))
-			d[i] = b2u((a < b || a > b))
-		}
-		return
-	}
-	for o := 0; o < len(d); o += w.width {
-		for _, l := range w.lanes {
-			i := o + int(l)
-			a := math.Float32frombits(uint32(as[i]))
-			b := math.Float32frombits(uint32(bs[i]))
-			d[i] = b2u((a < b || a > b))
-		}
-	}
-}
-
-func hFOrdNotEqualF64(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
-	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
-		for i := range d {
-			a := math.Float64frombits(as[i])
-			b := math.Float64frombits(bs[i])
-			d[i] = b2u((a < b || a > b))
-		}
-		return
-	}
-	for o := 0; o < len(d); o += w.width {
-		for _, l := range w.lanes {
-			i := o + int(l)
-			a := math.Float64frombits(as[i])
-			b := math.Float64frombits(bs[i])
-			d[i] = b2u((a < b || a > b))
-		}
-	}
-}
-
-func hFOrdLessThanF16(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
-	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
-		for i := range d {
-			a := h2f(uint16(as[i]))
-			b := h2f(uint16(bs[i]))
-			d[i] = b2u((a < b))
-		}
-		return
-	}
-	for o := 0; o < len(d); o += w.width {
-		for _, l := range w.lanes {
-			i := o + int(l)
-			a := h2f(uint16(as[i]))
-			b := h2f(uint16(bs[i]))
-			d[i] = b2u((a < b))
-		}
-	}
-}
-
-func hFOrdLessThanF32(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
-	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
-		for i := range d {
-			a := math.Float32frombits(uint32(as[i]))
-			b := math.Float32frombits(uint32(bs[i]))
-			d[i] = b2u((a < b))
-		}
-		return
-	}
-	for o := 0; o < len(d); o += w.width {
-		for _, l := range w.lanes {
-			i := o + int(l)
-			a := math.Float32frombits(uint32(as[i]))
-			b := math.Float32frombits(uint32(bs[i]))
-			d[i] = b2u((a < b))
-		}
-	}
-}
-
-func hFOrdLessThanF64(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
-	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
-		for i := range d {
-			a := math.Float64frombits(as[i])
-			b := math.Float64frombits(bs[i])
-			d[i] = b2u((a < b))
-		}
-		return
-	}
-	for o := 0; o < len(d); o += w.width {
-		for _, l := range w.lanes {
-			i := o + int(l)
-			a := math.Float64frombits(as[i])
-			b := math.Float64frombits(bs[i])
-			d[i] = b2u((a < b))
-		}
-	}
-}
-
-func hFOrdGreaterThanF16(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
-	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
-		for i := range d {
-			a := h2f(uint16(as[i]))
-			b := h2f(uint16(bs[i]))
-			d[i] = b2u((a > b))
-		}
-		return
-	}
-	for o := 0; o < len(d); o += w.width {
-		for _, l := range w.lanes {
-			i := o + int(l)
-			a := h2f(uint16(as[i]))
-			b := h2f(uint16(bs[i]))
-			d[i] = b2u((a > b))
-		}
-	}
-}
-
-func hFOrdGreaterThanF32(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
-	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
-		for i := range d {
-			a := math.Float32frombits(uint32(as[i]))
-			b := math.Float32frombits(uint32(bs[i]))
-			d[i] = b2u((a > b))
-		}
-		return
-	}
-	for o := 0; o < len(d); o += w.width {
-		for _, l := range w.lanes {
-			i := o + int(l)
-			a := math.Float32frombits(uint32(as[i]))
-			b := math.Float32frombits(uint32(bs[i]))
-			d[i] = b2u((a > b))
-		}
-	}
-}
-
-func hFOrdGreaterThanF64(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
-	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
-		for i := range d {
-			a := math.Float64frombits(as[i])
-			b := math.Float64frombits(bs[i])
-			d[i] = b2u((a > b))
-		}
-		return
-	}
-	for o := 0; o < len(d); o += w.width {
-		for _, l := range w.lanes {
-			i := o + int(l)
-			a := math.Float64frombits(as[i])
-			b := math.Float64frombits(bs[i])
-			d[i] = b2u((a > b))
-		}
-	}
-}
-
-func hFOrdLessThanEqualF16(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
-	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
-		for i := range d {
-			a := h2f(uint16(as[i]))
-			b := h2f(uint16(bs[i]))
-			d[i] = b2u((a <= b))
-		}
-		return
-	}
-	for o := 0; o < len(d); o += w.width {
-		for _, l := range w.lanes {
-			i := o + int(l)
-			a := h2f(uint16(as[i]))
-			b := h2f(uint16(bs[i]))
-			d[i] = b2u((a <= b))
-		}
-	}
-}
-
-func hFOrdLessThanEqualF32(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
-	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
-		for i := range d {
-			a := math.Float32frombits(uint32(as[i]))
-			b := math.Float32frombits(uint32(bs[i]))
-			d[i] = b2u((a <= b))
-		}
-		return
-	}
-	for o := 0; o < len(d); o += w.width {
-		for _, l := range w.lanes {
-			i := o + int(l)
-			a := math.Float32frombits(uint32(as[i]))
-			b := math.Float32frombits(uint32(bs[i]))
-			d[i] = b2u((a <= b))
-		}
-	}
-}
-
-func hFOrdLessThanEqualF64(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
-	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
-		for i := range d {
-			a := math.Float64frombits(as[i])
-			b := math.Float64frombits(bs[i])
-			d[i] = b2u((a <= b))
-		}
-		return
-	}
-	for o := 0; o < len(d); o += w.width {
-		for _, l := range w.lanes {
-			i := o + int(l)
-			a := math.Float64frombits(as[i])
-			b := math.Float64frombits(bs[i])
-			d[i] = b2u((a <= b))
-		}
-	}
-}
-
-func hFOrdGreaterThanEqualF16(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
-	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
-		for i := range d {
-			a := h2f(uint16(as[i]))
-			b := h2f(uint16(bs[i]))
-			d[i] = b2u((a >= b))
-		}
-		return
-	}
-	for o := 0; o < len(d); o += w.width {
-		for _, l := range w.lanes {
-			i := o + int(l)
-			a := h2f(uint16(as[i]))
-			b := h2f(uint16(bs[i]))
-			d[i] = b2u((a >= b))
-		}
-	}
-}
-
-func hFOrdGreaterThanEqualF32(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
-	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
-		for i := range d {
-			a := math.Float32frombits(uint32(as[i]))
-			b := math.Float32frombits(uint32(bs[i]))
-			d[i] = b2u((a >= b))
-		}
-		return
-	}
-	for o := 0; o < len(d); o += w.width {
-		for _, l := range w.lanes {
-			i := o + int(l)
-			a := math.Float32frombits(uint32(as[i]))
-			b := math.Float32frombits(uint32(bs[i]))
-			d[i] = b2u((a >= b))
-		}
-	}
-}
-
-func hFOrdGreaterThanEqualF64(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
-	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
-		for i := range d {
-			a := math.Float64frombits(as[i])
-			b := math.Float64frombits(bs[i])
-			d[i] = b2u((a >= b))
-		}
-		return
-	}
-	for o := 0; o < len(d); o += w.width {
-		for _, l := range w.lanes {
-			i := o + int(l)
-			a := math.Float64frombits(as[i])
-			b := math.Float64frombits(bs[i])
-			d[i] = b2u((a >= b))
-		}
-	}
-}
-
-func hFUnordEqualF16(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
-	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
-		for i := range d {
-			a := h2f(uint16(as[i]))
-			b := h2f(uint16(bs[i]))
-			d[i] = b2u((!(a < b || a > b)))
-		}
-		return
-	}
-	for o := 0; o < len(d); o += w.width {
-		for _, l := range w.lanes {
-			i := o + int(l)
-			a := h2f(uint16(as[i]))
-			b := h2f(uint16(bs[i]))
-			d[i] = b2u((!(a < b || a > b)))
-		}
-	}
-}
-
-func hFUnordEqualF32(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
-	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
-		for i := range d {
-			a := math.Float32frombits(uint32(as[i]))
-			b := math.Float32frombits(uint32(bs[i]))
-			d[i] = b2u((!(a < b || a > b)))
-		}
-		return
-	}
-	for o := 0; o < len(d); o += w.width {
-		for _, l := range w.lanes {
-			i := o + int(l)
-			a := math.Float32frombits(uint32(as[i]))
-			b := math.Float32frombits(uint32(bs[i]))
-			d[i] = b2u((!(a < b || a > b)))
-		}
-	}
-}
-
-func hFUnordEqualF64(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
-	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
-		for i := range d {
-			a := math.Float64frombits(as[i])
-			b := math.Float64frombits(bs[i])
-			d[i] = b2u((!(a < b || a > b)))
-		}
-		return
-	}
-	for o := 0; o < len(d); o += w.width {
-		for _, l := range w.lanes {
-			i := o + int(l)
-			a := math.Float64frombits(as[i])
-			b := math.Float64frombits(bs[i])
-			d[i] = b2u((!(a < b || a > b)))
-		}
-	}
-}
-
-func hFUnordNotEqualF16(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
-	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
-		for i := range d {
-			a := h2f(uint16(as[i]))
-			b := h2f(uint16(bs[i]))
-			d[i] = b2u((a != b))
-		}
-		return
-	}
-	for o := 0; o < len(d); o += w.width {
-		for _, l := range w.lanes {
-			i := o + int(l)
-			a := h2f(uint16(as[i]))
-			b := h2f(uint16(bs[i]))
-			d[i] = b2u((a != b))
-		}
-	}
-}
-
-func hFUnordNotEqualF32(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
-	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
-		for i := range d {
-			a := math.Float32frombits(uint32(as[i]))
-			b := math.Float32frombits(uint32(bs[i]))
-			d[i] = b2u((a != b))
-		}
-		return
-	}
-	for o := 0; o < len(d); o += w.width {
-		for _, l := range w.lanes {
-			i := o + int(l)
-			a := math.Float32frombits(uint32(as[i]))
-			b := math.Float32frombits(uint32(bs[i]))
-			d[i] = b2u((a != b))
-		}
-	}
-}
-
-func hFUnordNotEqualF64(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
-	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
-		for i := range d {
-			a := math.Float64frombits(as[i])
-			b := math.Float64frombits(bs[i])
-			d[i] = b2u((a != b))
-		}
-		return
-	}
-	for o := 0; o < len(d); o += w.width {
-		for _, l := range w.lanes {
-			i := o + int(l)
-			a := math.Float64frombits(as[i])
-			b := math.Float64frombits(bs[i])
-			d[i] = b2u((a != b))
-		}
-	}
-}
-
-func hFUnordLessThanF16(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
-	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
-		for i := range d {
-			a := h2f(uint16(as[i]))
-			b := h2f(uint16(bs[i]))
-			d[i] = b2u((!(a >= b)))
-		}
-		return
-	}
-	for o := 0; o < len(d); o += w.width {
-		for _, l := range w.lanes {
-			i := o + int(l)
-			a := h2f(uint16(as[i]))
-			b := h2f(uint16(bs[i]))
-			d[i] = b2u((!(a >= b)))
-		}
-	}
-}
-
-func hFUnordLessThanF32(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
-	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
-		for i := range d {
-			a := math.Float32frombits(uint32(as[i]))
-			b := math.Float32frombits(uint32(bs[i]))
-			d[i] = b2u((!(a >= b)))
-		}
-		return
-	}
-	for o := 0; o < len(d); o += w.width {
-		for _, l := range w.lanes {
-			i := o + int(l)
-			a := math.Float32frombits(uint32(as[i]))
-			b := math.Float32frombits(uint32(bs[i]))
-			d[i] = b2u((!(a >= b)))
-		}
-	}
-}
-
-func hFUnordLessThanF64(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
-	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
-		for i := range d {
-			a := math.Float64frombits(as[i])
-			b := math.Float64frombits(bs[i])
-			d[i] = b2u((!(a >= b)))
-		}
-		return
-	}
-	for o := 0; o < len(d); o += w.width {
-		for _, l := range w.lanes {
-			i := o + int(l)
-			a := math.Float64frombits(as[i])
-			b := math.Float64frombits(bs[i])
-			d[i] = b2u((!(a >= b)))
-		}
-	}
-}
-
-func hFUnordGreaterThanF16(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
-	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
-		for i := range d {
-			a := h2f(uint16(as[i]))
-			b := h2f(uint16(bs[i]))
-			d[i] = b2u((!(a <= b)))
-		}
-		return
-	}
-	for o := 0; o < len(d); o += w.width {
-		for _, l := range w.lanes {
-			i := o + int(l)
-			a := h2f(uint16(as[i]))
-			b := h2f(uint16(bs[i]))
-			d[i] = b2u((!(a <= b)))
-		}
-	}
-}
-
-func hFUnordGreaterThanF32(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
-	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
-		for i := range d {
-			a := math.Float32frombits(uint32(as[i]))
-			b := math.Float32frombits(uint32(bs[i]))
-			d[i] = b2u((!(a <= b)))
-		}
-		return
-	}
-	for o := 0; o < len(d); o += w.width {
-		for _, l := range w.lanes {
-			i := o + int(l)
-			a := math.Float32frombits(uint32(as[i]))
-			b := math.Float32frombits(uint32(bs[i]))
-			d[i] = b2u((!(a <= b)))
-		}
-	}
-}
-
-func hFUnordGreaterThanF64(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
-	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
-		for i := range d {
-			a := math.Float64frombits(as[i])
-			b := math.Float64frombits(bs[i])
-			d[i] = b2u((!(a <= b)))
-		}
-		return
-	}
-	for o := 0; o < len(d); o += w.width {
-		for _, l := range w.lanes {
-			i := o + int(l)
-			a := math.Float64frombits(as[i])
-			b := math.Float64frombits(bs[i])
-			d[i] = b2u((!(a <= b)))
-		}
-	}
-}
-
-func hFUnordLessThanEqualF16(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
-	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
-		for i := range d {
-			a := h2f(uint16(as[i]))
-			b := h2f(uint16(bs[i]))
-			d[i] = b2u((!(a > b)))
-		}
-		return
-	}
-	for o := 0; o < len(d); o += w.width {
-		for _, l := range w.lanes {
-			i := o + int(l)
-			a := h2f(uint16(as[i]))
-			b := h2f(uint16(bs[i]))
-			d[i] = b2u((!(a > b)))
-		}
-	}
-}
-
-func hFUnordLessThanEqualF32(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
-	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
-		for i := range d {
-			a := math.Float32frombits(uint32(as[i]))
-			b := math.Float32frombits(uint32(bs[i]))
-			d[i] = b2u((!(a > b)))
-		}
-		return
-	}
-	for o := 0; o < len(d); o += w.width {
-		for _, l := range w.lanes {
-			i := o + int(l)
-			a := math.Float32frombits(uint32(as[i]))
-			b := math.Float32frombits(uint32(bs[i]))
-			d[i] = b2u((!(a > b)))
-		}
-	}
-}
-
-func hFUnordLessThanEqualF64(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
-	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
-		for i := range d {
-			a := math.Float64frombits(as[i])
-			b := math.Float64frombits(bs[i])
-			d[i] = b2u((!(a > b)))
-		}
-		return
-	}
-	for o := 0; o < len(d); o += w.width {
-		for _, l := range w.lanes {
-			i := o + int(l)
-			a := math.Float64frombits(as[i])
-			b := math.Float64frombits(bs[i])
-			d[i] = b2u((!(a > b)))
-		}
-	}
-}
-
-func hFUnordGreaterThanEqualF16(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
-	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
-		for i := range d {
-			a := h2f(uint16(as[i]))
-			b := h2f(uint16(bs[i]))
-			d[i] = b2u((!(a < b)))
-		}
-		return
-	}
-	for o := 0; o < len(d); o += w.width {
-		for _, l := range w.lanes {
-			i := o + int(l)
-			a := h2f(uint16(as[i]))
-			b := h2f(uint16(bs[i]))
-			d[i] = b2u((!(a < b)))
-		}
-	}
-}
-
-func hFUnordGreaterThanEqualF32(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
-	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
-		for i := range d {
-			a := math.Float32frombits(uint32(as[i]))
-			b := math.Float32frombits(uint32(bs[i]))
-			d[i] = b2u((!(a < b)))
-		}
-		return
-	}
-	for o := 0; o < len(d); o += w.width {
-		for _, l := range w.lanes {
-			i := o + int(l)
-			a := math.Float32frombits(uint32(as[i]))
-			b := math.Float32frombits(uint32(bs[i]))
-			d[i] = b2u((!(a < b)))
-		}
-	}
-}
-
-func hFUnordGreaterThanEqualF64(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
-	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
-		for i := range d {
-			a := math.Float64frombits(as[i])
-			b := math.Float64frombits(bs[i])
-			d[i] = b2u((!(a < b)))
-		}
-		return
-	}
-	for o := 0; o < len(d); o += w.width {
-		for _, l := range w.lanes {
-			i := o + int(l)
-			a := math.Float64frombits(as[i])
-			b := math.Float64frombits(bs[i])
-			d[i] = b2u((!(a < b)))
-		}
-	}
-}
-
-func hOrderedF16(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
-	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
-		for i := range d {
-			a := h2f(uint16(as[i]))
-			b := h2f(uint16(bs[i]))
-			d[i] = b2u((a == a && b == b))
-		}
-		return
-	}
-	for o := 0; o < len(d); o += w.width {
-		for _, l := range w.lanes {
-			i := o + int(l)
-			a := h2f(uint16(as[i]))
-			b := h2f(uint16(bs[i]))
-			d[i] = b2u((a == a && b == b))
-		}
-	}
-}
-
-func hOrderedF32(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
-	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
-		for i := range d {
-			a := math.Float32frombits(uint32(as[i]))
-			b := math.Float32frombits(uint32(bs[i]))
-			d[i] = b2u((a == a && b == b))
-		}
-		return
-	}
-	for o := 0; o < len(d); o += w.width {
-		for _, l := range w.lanes {
-			i := o + int(l)
-			a := math.Float32frombits(uint32(as[i]))
-			b := math.Float32frombits(uint32(bs[i]))
-			d[i] = b2u((a == a && b == b))
-		}
-	}
-}
-
-func hOrderedF64(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
-	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
-		for i := range d {
-			a := math.Float64frombits(as[i])
-			b := math.Float64frombits(bs[i])
-			d[i] = b2u((a == a && b == b))
-		}
-		return
-	}
-	for o := 0; o < len(d); o += w.width {
-		for _, l := range w.lanes {
-			i := o + int(l)
-			a := math.Float64frombits(as[i])
-			b := math.Float64frombits(bs[i])
-			d[i] = b2u((a == a && b == b))
-		}
-	}
-}
-
-func hUnorderedF16(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
-	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
-		for i := range d {
-			a := h2f(uint16(as[i]))
-			b := h2f(uint16(bs[i]))
-			d[i] = b2u((a != a || b != b))
-		}
-		return
-	}
-	for o := 0; o < len(d); o += w.width {
-		for _, l := range w.lanes {
-			i := o + int(l)
-			a := h2f(uint16(as[i]))
-			b := h2f(uint16(bs[i]))
-			d[i] = b2u((a != a || b != b))
-		}
-	}
-}
-
-func hUnorderedF32(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
-	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
-		for i := range d {
-			a := math.Float32frombits(uint32(as[i]))
-			b := math.Float32frombits(uint32(bs[i]))
-			d[i] = b2u((a != a || b != b))
-		}
-		return
-	}
-	for o := 0; o < len(d); o += w.width {
-		for _, l := range w.lanes {
-			i := o + int(l)
-			a := math.Float32frombits(uint32(as[i]))
-			b := math.Float32frombits(uint32(bs[i]))
-			d[i] = b2u((a != a || b != b))
-		}
-	}
-}
-
-func hUnorderedF64(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
-	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
-		for i := range d {
-			a := math.Float64frombits(as[i])
-			b := math.Float64frombits(bs[i])
-			d[i] = b2u((a != a || b != b))
-		}
-		return
-	}
-	for o := 0; o < len(d); o += w.width {
-		for _, l := range w.lanes {
-			i := o + int(l)
-			a := math.Float64frombits(as[i])
-			b := math.Float64frombits(bs[i])
-			d[i] = b2u((a != a || b != b))
-		}
-	}
-}
-
-func hIsNanF16(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	if w.full {
-		as = as[:len(d)]
-		for i := range d {
-			a := h2f(uint16(as[i]))
-			d[i] = b2u((a != a))
-		}
-		return
-	}
-	for o := 0; o < len(d); o += w.width {
-		for _, l := range w.lanes {
-			i := o + int(l)
-			a := h2f(uint16(as[i]))
-			d[i] = b2u((a != a))
-		}
-	}
-}
-
-func hIsNanF32(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	if w.full {
-		as = as[:len(d)]
-		for i := range d {
-			a := math.Float32frombits(uint32(as[i]))
-			d[i] = b2u((a != a))
-		}
-		return
-	}
-	for o := 0; o < len(d); o += w.width {
-		for _, l := range w.lanes {
-			i := o + int(l)
-			a := math.Float32frombits(uint32(as[i]))
-			d[i] = b2u((a != a))
-		}
-	}
-}
-
-func hIsNanF64(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	if w.full {
-		as = as[:len(d)]
-		for i := range d {
-			a := math.Float64frombits(as[i])
-			d[i] = b2u((a != a))
-		}
-		return
-	}
-	for o := 0; o < len(d); o += w.width {
-		for _, l := range w.lanes {
-			i := o + int(l)
-			a := math.Float64frombits(as[i])
-			d[i] = b2u((a != a))
-		}
-	}
-}
-
-func hIsInfF16(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	if w.full {
-		as = as[:len(d)]
-		for i := range d {
-			a := h2f(uint16(as[i]))
-			d[i] = b2u((isInf(float64(a))))
-		}
-		return
-	}
-	for o := 0; o < len(d); o += w.width {
-		for _, l := range w.lanes {
-			i := o + int(l)
-			a := h2f(uint16(as[i]))
-			d[i] = b2u((isInf(float64(a))))
-		}
-	}
-}
-
-func hIsInfF32(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	if w.full {
-		as = as[:len(d)]
-		for i := range d {
-			a := math.Float32frombits(uint32(as[i]))
-			d[i] = b2u((isInf(float64(a))))
-		}
-		return
-	}
-	for o := 0; o < len(d); o += w.width {
-		for _, l := range w.lanes {
-			i := o + int(l)
-			a := math.Float32frombits(uint32(as[i]))
-			d[i] = b2u((isInf(float64(a))))
-		}
-	}
-}
-
-func hIsInfF64(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	if w.full {
-		as = as[:len(d)]
-		for i := range d {
-			a := math.Float64frombits(as[i])
-			d[i] = b2u((isInf(float64(a))))
-		}
-		return
-	}
-	for o := 0; o < len(d); o += w.width {
-		for _, l := range w.lanes {
-			i := o + int(l)
-			a := math.Float64frombits(as[i])
-			d[i] = b2u((isInf(float64(a))))
-		}
-	}
-}
-
-func hIsFiniteF16(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	if w.full {
-		as = as[:len(d)]
-		for i := range d {
-			a := h2f(uint16(as[i]))
-			d[i] = b2u((!isInf(float64(a)) && a == a))
-		}
-		return
-	}
-	for o := 0; o < len(d); o += w.width {
-		for _, l := range w.lanes {
-			i := o + int(l)
-			a := h2f(uint16(as[i]))
-			d[i] = b2u((!isInf(float64(a)) && a == a))
-		}
-	}
-}
-
-func hIsFiniteF32(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	if w.full {
-		as = as[:len(d)]
-		for i := range d {
-			a := math.Float32frombits(uint32(as[i]))
-			d[i] = b2u((!isInf(float64(a)) && a == a))
-		}
-		return
-	}
-	for o := 0; o < len(d); o += w.width {
-		for _, l := range w.lanes {
-			i := o + int(l)
-			a := math.Float32frombits(uint32(as[i]))
-			d[i] = b2u((!isInf(float64(a)) && a == a))
-		}
-	}
-}
-
-func hIsFiniteF64(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	if w.full {
-		as = as[:len(d)]
-		for i := range d {
-			a := math.Float64frombits(as[i])
-			d[i] = b2u((!isInf(float64(a)) && a == a))
-		}
-		return
-	}
-	for o := 0; o < len(d); o += w.width {
-		for _, l := range w.lanes {
-			i := o + int(l)
-			a := math.Float64frombits(as[i])
-			d[i] = b2u((!isInf(float64(a)) && a == a))
-		}
-	}
-}
-
-func hIsNormalF16(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	if w.full {
-		as = as[:len(d)]
-		for i := range d {
-			a := h2f(uint16(as[i]))
-			d[i] = b2u((isNormal16(a)))
-		}
-		return
-	}
-	for o := 0; o < len(d); o += w.width {
-		for _, l := range w.lanes {
-			i := o + int(l)
-			a := h2f(uint16(as[i]))
-			d[i] = b2u((isNormal16(a)))
-		}
-	}
-}
-
-func hIsNormalF32(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	if w.full {
-		as = as[:len(d)]
-		for i := range d {
-			a := math.Float32frombits(uint32(as[i]))
-			d[i] = b2u((isNormal32(a)))
-		}
-		return
-	}
-	for o := 0; o < len(d); o += w.width {
-		for _, l := range w.lanes {
-			i := o + int(l)
-			a := math.Float32frombits(uint32(as[i]))
-			d[i] = b2u((isNormal32(a)))
-		}
-	}
-}
-
-func hIsNormalF64(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	if w.full {
-		as = as[:len(d)]
-		for i := range d {
-			a := math.Float64frombits(as[i])
-			d[i] = b2u((isNormal64(a)))
-		}
-		return
-	}
-	for o := 0; o < len(d); o += w.width {
-		for _, l := range w.lanes {
-			i := o + int(l)
-			a := math.Float64frombits(as[i])
-			d[i] = b2u((isNormal64(a)))
-		}
-	}
-}
-
-func hSignBitSetF16(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	if w.full {
-		as = as[:len(d)]
-		for i := range d {
-			a := h2f(uint16(as[i]))
-			d[i] = b2u((math.Signbit(float64(a))))
-		}
-		return
-	}
-	for o := 0; o < len(d); o += w.width {
-		for _, l := range w.lanes {
-			i := o + int(l)
-			a := h2f(uint16(as[i]))
-			d[i] = b2u((math.Signbit(float64(a))))
-		}
-	}
-}
-
-func hSignBitSetF32(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	if w.full {
-		as = as[:len(d)]
-		for i := range d {
-			a := math.Float32frombits(uint32(as[i]))
-			d[i] = b2u((math.Signbit(float64(a))))
-		}
-		return
-	}
-	for o := 0; o < len(d); o += w.width {
-		for _, l := range w.lanes {
-			i := o + int(l)
-			a := math.Float32frombits(uint32(as[i]))
-			d[i] = b2u((math.Signbit(float64(a))))
-		}
-	}
-}
-
-func hSignBitSetF64(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	if w.full {
-		as = as[:len(d)]
-		for i := range d {
-			a := math.Float64frombits(as[i])
-			d[i] = b2u((math.Signbit(float64(a))))
-		}
-		return
-	}
-	for o := 0; o < len(d); o += w.width {
-		for _, l := range w.lanes {
-			i := o + int(l)
-			a := math.Float64frombits(as[i])
-			d[i] = b2u((math.Signbit(float64(a))))
-		}
-	}
-}
-
-func hIAddU8(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
-	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
-		for i := range d {
-			a := uint8(as[i])
-			b := uint8(bs[i])
-			d[i] = uint64((a + b))
-		}
-		return
-	}
-	for o := 0; o < len(d); o += w.width {
-		for _, l := range w.lanes {
-			i := o + int(l)
-			a := uint8(as[i])
-			b := uint8(bs[i])
-			d[i] = uint64((a + b))
-		}
-	}
-}
-
-func hIAddU16(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
-	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
-		for i := range d {
-			a := uint16(as[i])
-			b := uint16(bs[i])
-			d[i] = uint64((a + b))
-		}
-		return
-	}
-	for o := 0; o < len(d); o += w.width {
-		for _, l := range w.lanes {
-			i := o + int(l)
-			a := uint16(as[i])
-			b := uint16(bs[i])
-			d[i] = uint64((a + b))
-		}
-	}
-}
-
-func hIAddU32(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
-	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
-		for i := range d {
-			a := uint32(as[i])
-			b := uint32(bs[i])
-			d[i] = uint64((a + b))
-		}
-		return
-	}
-	for o := 0; o < len(d); o += w.width {
-		for _, l := range w.lanes {
-			i := o + int(l)
-			a := uint32(as[i])
-			b := uint32(bs[i])
-			d[i] = uint64((a + b))
-		}
-	}
-}
-
-func hIAddU64(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
-	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := as[i]
 			b := bs[i]
@@ -1906,85 +76,55 @@ func hIAddU64(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hISubU8(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hFSubF16(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
-			a := uint8(as[i])
-			b := uint8(bs[i])
-			d[i] = uint64((a - b))
+			a := h2f(uint16(as[i]))
+			b := h2f(uint16(bs[i]))
+			d[i] = uint64(f2h((a - b)))
 		}
 		return
 	}
 	for o := 0; o < len(d); o += w.width {
 		for _, l := range w.lanes {
 			i := o + int(l)
-			a := uint8(as[i])
-			b := uint8(bs[i])
-			d[i] = uint64((a - b))
+			a := h2f(uint16(as[i]))
+			b := h2f(uint16(bs[i]))
+			d[i] = uint64(f2h((a - b)))
 		}
 	}
 }
 
-func hISubU16(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hFSubF32(w *Warp, x *xinst) {
+	d := w.f32[x.d : x.d+x.n]
+	as := w.f32[x.a:][:len(d)]
+	bs := w.f32[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
-			a := uint16(as[i])
-			b := uint16(bs[i])
-			d[i] = uint64((a - b))
+			a := as[i][lo32]
+			b := bs[i][lo32]
+			d[i][lo32], d[i][hi32] = (a - b), 0
 		}
 		return
 	}
 	for o := 0; o < len(d); o += w.width {
 		for _, l := range w.lanes {
 			i := o + int(l)
-			a := uint16(as[i])
-			b := uint16(bs[i])
-			d[i] = uint64((a - b))
+			a := as[i][lo32]
+			b := bs[i][lo32]
+			d[i][lo32], d[i][hi32] = (a - b), 0
 		}
 	}
 }
 
-func hISubU32(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hFSubF64(w *Warp, x *xinst) {
+	d := w.f64[x.d : x.d+x.n]
+	as := w.f64[x.a:][:len(d)]
+	bs := w.f64[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
-		for i := range d {
-			a := uint32(as[i])
-			b := uint32(bs[i])
-			d[i] = uint64((a - b))
-		}
-		return
-	}
-	for o := 0; o < len(d); o += w.width {
-		for _, l := range w.lanes {
-			i := o + int(l)
-			a := uint32(as[i])
-			b := uint32(bs[i])
-			d[i] = uint64((a - b))
-		}
-	}
-}
-
-func hISubU64(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
-	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := as[i]
 			b := bs[i]
@@ -2002,85 +142,55 @@ func hISubU64(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hIMulU8(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hFMulF16(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
-			a := uint8(as[i])
-			b := uint8(bs[i])
-			d[i] = uint64((a * b))
+			a := h2f(uint16(as[i]))
+			b := h2f(uint16(bs[i]))
+			d[i] = uint64(f2h((a * b)))
 		}
 		return
 	}
 	for o := 0; o < len(d); o += w.width {
 		for _, l := range w.lanes {
 			i := o + int(l)
-			a := uint8(as[i])
-			b := uint8(bs[i])
-			d[i] = uint64((a * b))
+			a := h2f(uint16(as[i]))
+			b := h2f(uint16(bs[i]))
+			d[i] = uint64(f2h((a * b)))
 		}
 	}
 }
 
-func hIMulU16(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hFMulF32(w *Warp, x *xinst) {
+	d := w.f32[x.d : x.d+x.n]
+	as := w.f32[x.a:][:len(d)]
+	bs := w.f32[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
-			a := uint16(as[i])
-			b := uint16(bs[i])
-			d[i] = uint64((a * b))
+			a := as[i][lo32]
+			b := bs[i][lo32]
+			d[i][lo32], d[i][hi32] = (a * b), 0
 		}
 		return
 	}
 	for o := 0; o < len(d); o += w.width {
 		for _, l := range w.lanes {
 			i := o + int(l)
-			a := uint16(as[i])
-			b := uint16(bs[i])
-			d[i] = uint64((a * b))
+			a := as[i][lo32]
+			b := bs[i][lo32]
+			d[i][lo32], d[i][hi32] = (a * b), 0
 		}
 	}
 }
 
-func hIMulU32(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hFMulF64(w *Warp, x *xinst) {
+	d := w.f64[x.d : x.d+x.n]
+	as := w.f64[x.a:][:len(d)]
+	bs := w.f64[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
-		for i := range d {
-			a := uint32(as[i])
-			b := uint32(bs[i])
-			d[i] = uint64((a * b))
-		}
-		return
-	}
-	for o := 0; o < len(d); o += w.width {
-		for _, l := range w.lanes {
-			i := o + int(l)
-			a := uint32(as[i])
-			b := uint32(bs[i])
-			d[i] = uint64((a * b))
-		}
-	}
-}
-
-func hIMulU64(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
-	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := as[i]
 			b := bs[i]
@@ -2098,13 +208,1739 @@ func hIMulU64(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hUDivU8(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hFDivF16(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
+		for i := range d {
+			a := h2f(uint16(as[i]))
+			b := h2f(uint16(bs[i]))
+			d[i] = uint64(f2h((a / b)))
+		}
+		return
+	}
+	for o := 0; o < len(d); o += w.width {
+		for _, l := range w.lanes {
+			i := o + int(l)
+			a := h2f(uint16(as[i]))
+			b := h2f(uint16(bs[i]))
+			d[i] = uint64(f2h((a / b)))
+		}
+	}
+}
+
+func hFDivF32(w *Warp, x *xinst) {
+	d := w.f32[x.d : x.d+x.n]
+	as := w.f32[x.a:][:len(d)]
+	bs := w.f32[x.b:][:len(d)]
+	if w.full {
+		for i := range d {
+			a := as[i][lo32]
+			b := bs[i][lo32]
+			d[i][lo32], d[i][hi32] = (a / b), 0
+		}
+		return
+	}
+	for o := 0; o < len(d); o += w.width {
+		for _, l := range w.lanes {
+			i := o + int(l)
+			a := as[i][lo32]
+			b := bs[i][lo32]
+			d[i][lo32], d[i][hi32] = (a / b), 0
+		}
+	}
+}
+
+func hFDivF64(w *Warp, x *xinst) {
+	d := w.f64[x.d : x.d+x.n]
+	as := w.f64[x.a:][:len(d)]
+	bs := w.f64[x.b:][:len(d)]
+	if w.full {
+		for i := range d {
+			a := as[i]
+			b := bs[i]
+			d[i] = (a / b)
+		}
+		return
+	}
+	for o := 0; o < len(d); o += w.width {
+		for _, l := range w.lanes {
+			i := o + int(l)
+			a := as[i]
+			b := bs[i]
+			d[i] = (a / b)
+		}
+	}
+}
+
+func hFRemF16(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
+	if w.full {
+		for i := range d {
+			a := h2f(uint16(as[i]))
+			b := h2f(uint16(bs[i]))
+			d[i] = uint64(f2h((frem(a, b))))
+		}
+		return
+	}
+	for o := 0; o < len(d); o += w.width {
+		for _, l := range w.lanes {
+			i := o + int(l)
+			a := h2f(uint16(as[i]))
+			b := h2f(uint16(bs[i]))
+			d[i] = uint64(f2h((frem(a, b))))
+		}
+	}
+}
+
+func hFRemF32(w *Warp, x *xinst) {
+	d := w.f32[x.d : x.d+x.n]
+	as := w.f32[x.a:][:len(d)]
+	bs := w.f32[x.b:][:len(d)]
+	if w.full {
+		for i := range d {
+			a := as[i][lo32]
+			b := bs[i][lo32]
+			d[i][lo32], d[i][hi32] = (frem(a, b)), 0
+		}
+		return
+	}
+	for o := 0; o < len(d); o += w.width {
+		for _, l := range w.lanes {
+			i := o + int(l)
+			a := as[i][lo32]
+			b := bs[i][lo32]
+			d[i][lo32], d[i][hi32] = (frem(a, b)), 0
+		}
+	}
+}
+
+func hFRemF64(w *Warp, x *xinst) {
+	d := w.f64[x.d : x.d+x.n]
+	as := w.f64[x.a:][:len(d)]
+	bs := w.f64[x.b:][:len(d)]
+	if w.full {
+		for i := range d {
+			a := as[i]
+			b := bs[i]
+			d[i] = (frem(a, b))
+		}
+		return
+	}
+	for o := 0; o < len(d); o += w.width {
+		for _, l := range w.lanes {
+			i := o + int(l)
+			a := as[i]
+			b := bs[i]
+			d[i] = (frem(a, b))
+		}
+	}
+}
+
+func hFModF16(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
+	if w.full {
+		for i := range d {
+			a := h2f(uint16(as[i]))
+			b := h2f(uint16(bs[i]))
+			d[i] = uint64(f2h((fmod(a, b))))
+		}
+		return
+	}
+	for o := 0; o < len(d); o += w.width {
+		for _, l := range w.lanes {
+			i := o + int(l)
+			a := h2f(uint16(as[i]))
+			b := h2f(uint16(bs[i]))
+			d[i] = uint64(f2h((fmod(a, b))))
+		}
+	}
+}
+
+func hFModF32(w *Warp, x *xinst) {
+	d := w.f32[x.d : x.d+x.n]
+	as := w.f32[x.a:][:len(d)]
+	bs := w.f32[x.b:][:len(d)]
+	if w.full {
+		for i := range d {
+			a := as[i][lo32]
+			b := bs[i][lo32]
+			d[i][lo32], d[i][hi32] = (fmod(a, b)), 0
+		}
+		return
+	}
+	for o := 0; o < len(d); o += w.width {
+		for _, l := range w.lanes {
+			i := o + int(l)
+			a := as[i][lo32]
+			b := bs[i][lo32]
+			d[i][lo32], d[i][hi32] = (fmod(a, b)), 0
+		}
+	}
+}
+
+func hFModF64(w *Warp, x *xinst) {
+	d := w.f64[x.d : x.d+x.n]
+	as := w.f64[x.a:][:len(d)]
+	bs := w.f64[x.b:][:len(d)]
+	if w.full {
+		for i := range d {
+			a := as[i]
+			b := bs[i]
+			d[i] = (fmod(a, b))
+		}
+		return
+	}
+	for o := 0; o < len(d); o += w.width {
+		for _, l := range w.lanes {
+			i := o + int(l)
+			a := as[i]
+			b := bs[i]
+			d[i] = (fmod(a, b))
+		}
+	}
+}
+
+func hFNegateF16(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	if w.full {
+		for i := range d {
+			a := h2f(uint16(as[i]))
+			d[i] = uint64(f2h((-a)))
+		}
+		return
+	}
+	for o := 0; o < len(d); o += w.width {
+		for _, l := range w.lanes {
+			i := o + int(l)
+			a := h2f(uint16(as[i]))
+			d[i] = uint64(f2h((-a)))
+		}
+	}
+}
+
+func hFNegateF32(w *Warp, x *xinst) {
+	d := w.f32[x.d : x.d+x.n]
+	as := w.f32[x.a:][:len(d)]
+	if w.full {
+		for i := range d {
+			a := as[i][lo32]
+			d[i][lo32], d[i][hi32] = (-a), 0
+		}
+		return
+	}
+	for o := 0; o < len(d); o += w.width {
+		for _, l := range w.lanes {
+			i := o + int(l)
+			a := as[i][lo32]
+			d[i][lo32], d[i][hi32] = (-a), 0
+		}
+	}
+}
+
+func hFNegateF64(w *Warp, x *xinst) {
+	d := w.f64[x.d : x.d+x.n]
+	as := w.f64[x.a:][:len(d)]
+	if w.full {
+		for i := range d {
+			a := as[i]
+			d[i] = (-a)
+		}
+		return
+	}
+	for o := 0; o < len(d); o += w.width {
+		for _, l := range w.lanes {
+			i := o + int(l)
+			a := as[i]
+			d[i] = (-a)
+		}
+	}
+}
+
+func hFOrdEqualF16(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
+	if w.full {
+		for i := range d {
+			a := h2f(uint16(as[i]))
+			b := h2f(uint16(bs[i]))
+			d[i] = b2u((a == b))
+		}
+		return
+	}
+	for o := 0; o < len(d); o += w.width {
+		for _, l := range w.lanes {
+			i := o + int(l)
+			a := h2f(uint16(as[i]))
+			b := h2f(uint16(bs[i]))
+			d[i] = b2u((a == b))
+		}
+	}
+}
+
+func hFOrdEqualF32(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.f32[x.a:][:len(d)]
+	bs := w.f32[x.b:][:len(d)]
+	if w.full {
+		for i := range d {
+			a := as[i][lo32]
+			b := bs[i][lo32]
+			d[i] = b2u((a == b))
+		}
+		return
+	}
+	for o := 0; o < len(d); o += w.width {
+		for _, l := range w.lanes {
+			i := o + int(l)
+			a := as[i][lo32]
+			b := bs[i][lo32]
+			d[i] = b2u((a == b))
+		}
+	}
+}
+
+func hFOrdEqualF64(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.f64[x.a:][:len(d)]
+	bs := w.f64[x.b:][:len(d)]
+	if w.full {
+		for i := range d {
+			a := as[i]
+			b := bs[i]
+			d[i] = b2u((a == b))
+		}
+		return
+	}
+	for o := 0; o < len(d); o += w.width {
+		for _, l := range w.lanes {
+			i := o + int(l)
+			a := as[i]
+			b := bs[i]
+			d[i] = b2u((a == b))
+		}
+	}
+}
+
+func hFOrdNotEqualF16(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
+	if w.full {
+		for i := range d {
+			a := h2f(uint16(as[i]))
+			b := h2f(uint16(bs[i]))
+			d[i] = b2u((a < b || a > b))
+		}
+		return
+	}
+	for o := 0; o < len(d); o += w.width {
+		for _, l := range w.lanes {
+			i := o + int(l)
+			a := h2f(uint16(as[i]))
+			b := h2f(uint16(bs[i]))
+			d[i] = b2u((a < b || a > b))
+		}
+	}
+}
+
+func hFOrdNotEqualF32(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.f32[x.a:][:len(d)]
+	bs := w.f32[x.b:][:len(d)]
+	if w.full {
+		for i := range d {
+			a := as[i][lo32]
+			b := bs[i][lo32]
+			d[i] = b2u((a < b || a > b))
+		}
+		return
+	}
+	for o := 0; o < len(d); o += w.width {
+		for _, l := range w.lanes {
+			i := o + int(l)
+			a := as[i][lo32]
+			b := bs[i][lo32]
+			d[i] = b2u((a < b || a > b))
+		}
+	}
+}
+
+func hFOrdNotEqualF64(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.f64[x.a:][:len(d)]
+	bs := w.f64[x.b:][:len(d)]
+	if w.full {
+		for i := range d {
+			a := as[i]
+			b := bs[i]
+			d[i] = b2u((a < b || a > b))
+		}
+		return
+	}
+	for o := 0; o < len(d); o += w.width {
+		for _, l := range w.lanes {
+			i := o + int(l)
+			a := as[i]
+			b := bs[i]
+			d[i] = b2u((a < b || a > b))
+		}
+	}
+}
+
+func hFOrdLessThanF16(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
+	if w.full {
+		for i := range d {
+			a := h2f(uint16(as[i]))
+			b := h2f(uint16(bs[i]))
+			d[i] = b2u((a < b))
+		}
+		return
+	}
+	for o := 0; o < len(d); o += w.width {
+		for _, l := range w.lanes {
+			i := o + int(l)
+			a := h2f(uint16(as[i]))
+			b := h2f(uint16(bs[i]))
+			d[i] = b2u((a < b))
+		}
+	}
+}
+
+func hFOrdLessThanF32(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.f32[x.a:][:len(d)]
+	bs := w.f32[x.b:][:len(d)]
+	if w.full {
+		for i := range d {
+			a := as[i][lo32]
+			b := bs[i][lo32]
+			d[i] = b2u((a < b))
+		}
+		return
+	}
+	for o := 0; o < len(d); o += w.width {
+		for _, l := range w.lanes {
+			i := o + int(l)
+			a := as[i][lo32]
+			b := bs[i][lo32]
+			d[i] = b2u((a < b))
+		}
+	}
+}
+
+func hFOrdLessThanF64(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.f64[x.a:][:len(d)]
+	bs := w.f64[x.b:][:len(d)]
+	if w.full {
+		for i := range d {
+			a := as[i]
+			b := bs[i]
+			d[i] = b2u((a < b))
+		}
+		return
+	}
+	for o := 0; o < len(d); o += w.width {
+		for _, l := range w.lanes {
+			i := o + int(l)
+			a := as[i]
+			b := bs[i]
+			d[i] = b2u((a < b))
+		}
+	}
+}
+
+func hFOrdGreaterThanF16(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
+	if w.full {
+		for i := range d {
+			a := h2f(uint16(as[i]))
+			b := h2f(uint16(bs[i]))
+			d[i] = b2u((a > b))
+		}
+		return
+	}
+	for o := 0; o < len(d); o += w.width {
+		for _, l := range w.lanes {
+			i := o + int(l)
+			a := h2f(uint16(as[i]))
+			b := h2f(uint16(bs[i]))
+			d[i] = b2u((a > b))
+		}
+	}
+}
+
+func hFOrdGreaterThanF32(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.f32[x.a:][:len(d)]
+	bs := w.f32[x.b:][:len(d)]
+	if w.full {
+		for i := range d {
+			a := as[i][lo32]
+			b := bs[i][lo32]
+			d[i] = b2u((a > b))
+		}
+		return
+	}
+	for o := 0; o < len(d); o += w.width {
+		for _, l := range w.lanes {
+			i := o + int(l)
+			a := as[i][lo32]
+			b := bs[i][lo32]
+			d[i] = b2u((a > b))
+		}
+	}
+}
+
+func hFOrdGreaterThanF64(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.f64[x.a:][:len(d)]
+	bs := w.f64[x.b:][:len(d)]
+	if w.full {
+		for i := range d {
+			a := as[i]
+			b := bs[i]
+			d[i] = b2u((a > b))
+		}
+		return
+	}
+	for o := 0; o < len(d); o += w.width {
+		for _, l := range w.lanes {
+			i := o + int(l)
+			a := as[i]
+			b := bs[i]
+			d[i] = b2u((a > b))
+		}
+	}
+}
+
+func hFOrdLessThanEqualF16(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
+	if w.full {
+		for i := range d {
+			a := h2f(uint16(as[i]))
+			b := h2f(uint16(bs[i]))
+			d[i] = b2u((a <= b))
+		}
+		return
+	}
+	for o := 0; o < len(d); o += w.width {
+		for _, l := range w.lanes {
+			i := o + int(l)
+			a := h2f(uint16(as[i]))
+			b := h2f(uint16(bs[i]))
+			d[i] = b2u((a <= b))
+		}
+	}
+}
+
+func hFOrdLessThanEqualF32(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.f32[x.a:][:len(d)]
+	bs := w.f32[x.b:][:len(d)]
+	if w.full {
+		for i := range d {
+			a := as[i][lo32]
+			b := bs[i][lo32]
+			d[i] = b2u((a <= b))
+		}
+		return
+	}
+	for o := 0; o < len(d); o += w.width {
+		for _, l := range w.lanes {
+			i := o + int(l)
+			a := as[i][lo32]
+			b := bs[i][lo32]
+			d[i] = b2u((a <= b))
+		}
+	}
+}
+
+func hFOrdLessThanEqualF64(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.f64[x.a:][:len(d)]
+	bs := w.f64[x.b:][:len(d)]
+	if w.full {
+		for i := range d {
+			a := as[i]
+			b := bs[i]
+			d[i] = b2u((a <= b))
+		}
+		return
+	}
+	for o := 0; o < len(d); o += w.width {
+		for _, l := range w.lanes {
+			i := o + int(l)
+			a := as[i]
+			b := bs[i]
+			d[i] = b2u((a <= b))
+		}
+	}
+}
+
+func hFOrdGreaterThanEqualF16(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
+	if w.full {
+		for i := range d {
+			a := h2f(uint16(as[i]))
+			b := h2f(uint16(bs[i]))
+			d[i] = b2u((a >= b))
+		}
+		return
+	}
+	for o := 0; o < len(d); o += w.width {
+		for _, l := range w.lanes {
+			i := o + int(l)
+			a := h2f(uint16(as[i]))
+			b := h2f(uint16(bs[i]))
+			d[i] = b2u((a >= b))
+		}
+	}
+}
+
+func hFOrdGreaterThanEqualF32(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.f32[x.a:][:len(d)]
+	bs := w.f32[x.b:][:len(d)]
+	if w.full {
+		for i := range d {
+			a := as[i][lo32]
+			b := bs[i][lo32]
+			d[i] = b2u((a >= b))
+		}
+		return
+	}
+	for o := 0; o < len(d); o += w.width {
+		for _, l := range w.lanes {
+			i := o + int(l)
+			a := as[i][lo32]
+			b := bs[i][lo32]
+			d[i] = b2u((a >= b))
+		}
+	}
+}
+
+func hFOrdGreaterThanEqualF64(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.f64[x.a:][:len(d)]
+	bs := w.f64[x.b:][:len(d)]
+	if w.full {
+		for i := range d {
+			a := as[i]
+			b := bs[i]
+			d[i] = b2u((a >= b))
+		}
+		return
+	}
+	for o := 0; o < len(d); o += w.width {
+		for _, l := range w.lanes {
+			i := o + int(l)
+			a := as[i]
+			b := bs[i]
+			d[i] = b2u((a >= b))
+		}
+	}
+}
+
+func hFUnordEqualF16(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
+	if w.full {
+		for i := range d {
+			a := h2f(uint16(as[i]))
+			b := h2f(uint16(bs[i]))
+			d[i] = b2u((!(a < b || a > b)))
+		}
+		return
+	}
+	for o := 0; o < len(d); o += w.width {
+		for _, l := range w.lanes {
+			i := o + int(l)
+			a := h2f(uint16(as[i]))
+			b := h2f(uint16(bs[i]))
+			d[i] = b2u((!(a < b || a > b)))
+		}
+	}
+}
+
+func hFUnordEqualF32(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.f32[x.a:][:len(d)]
+	bs := w.f32[x.b:][:len(d)]
+	if w.full {
+		for i := range d {
+			a := as[i][lo32]
+			b := bs[i][lo32]
+			d[i] = b2u((!(a < b || a > b)))
+		}
+		return
+	}
+	for o := 0; o < len(d); o += w.width {
+		for _, l := range w.lanes {
+			i := o + int(l)
+			a := as[i][lo32]
+			b := bs[i][lo32]
+			d[i] = b2u((!(a < b || a > b)))
+		}
+	}
+}
+
+func hFUnordEqualF64(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.f64[x.a:][:len(d)]
+	bs := w.f64[x.b:][:len(d)]
+	if w.full {
+		for i := range d {
+			a := as[i]
+			b := bs[i]
+			d[i] = b2u((!(a < b || a > b)))
+		}
+		return
+	}
+	for o := 0; o < len(d); o += w.width {
+		for _, l := range w.lanes {
+			i := o + int(l)
+			a := as[i]
+			b := bs[i]
+			d[i] = b2u((!(a < b || a > b)))
+		}
+	}
+}
+
+func hFUnordNotEqualF16(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
+	if w.full {
+		for i := range d {
+			a := h2f(uint16(as[i]))
+			b := h2f(uint16(bs[i]))
+			d[i] = b2u((a != b))
+		}
+		return
+	}
+	for o := 0; o < len(d); o += w.width {
+		for _, l := range w.lanes {
+			i := o + int(l)
+			a := h2f(uint16(as[i]))
+			b := h2f(uint16(bs[i]))
+			d[i] = b2u((a != b))
+		}
+	}
+}
+
+func hFUnordNotEqualF32(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.f32[x.a:][:len(d)]
+	bs := w.f32[x.b:][:len(d)]
+	if w.full {
+		for i := range d {
+			a := as[i][lo32]
+			b := bs[i][lo32]
+			d[i] = b2u((a != b))
+		}
+		return
+	}
+	for o := 0; o < len(d); o += w.width {
+		for _, l := range w.lanes {
+			i := o + int(l)
+			a := as[i][lo32]
+			b := bs[i][lo32]
+			d[i] = b2u((a != b))
+		}
+	}
+}
+
+func hFUnordNotEqualF64(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.f64[x.a:][:len(d)]
+	bs := w.f64[x.b:][:len(d)]
+	if w.full {
+		for i := range d {
+			a := as[i]
+			b := bs[i]
+			d[i] = b2u((a != b))
+		}
+		return
+	}
+	for o := 0; o < len(d); o += w.width {
+		for _, l := range w.lanes {
+			i := o + int(l)
+			a := as[i]
+			b := bs[i]
+			d[i] = b2u((a != b))
+		}
+	}
+}
+
+func hFUnordLessThanF16(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
+	if w.full {
+		for i := range d {
+			a := h2f(uint16(as[i]))
+			b := h2f(uint16(bs[i]))
+			d[i] = b2u((!(a >= b)))
+		}
+		return
+	}
+	for o := 0; o < len(d); o += w.width {
+		for _, l := range w.lanes {
+			i := o + int(l)
+			a := h2f(uint16(as[i]))
+			b := h2f(uint16(bs[i]))
+			d[i] = b2u((!(a >= b)))
+		}
+	}
+}
+
+func hFUnordLessThanF32(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.f32[x.a:][:len(d)]
+	bs := w.f32[x.b:][:len(d)]
+	if w.full {
+		for i := range d {
+			a := as[i][lo32]
+			b := bs[i][lo32]
+			d[i] = b2u((!(a >= b)))
+		}
+		return
+	}
+	for o := 0; o < len(d); o += w.width {
+		for _, l := range w.lanes {
+			i := o + int(l)
+			a := as[i][lo32]
+			b := bs[i][lo32]
+			d[i] = b2u((!(a >= b)))
+		}
+	}
+}
+
+func hFUnordLessThanF64(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.f64[x.a:][:len(d)]
+	bs := w.f64[x.b:][:len(d)]
+	if w.full {
+		for i := range d {
+			a := as[i]
+			b := bs[i]
+			d[i] = b2u((!(a >= b)))
+		}
+		return
+	}
+	for o := 0; o < len(d); o += w.width {
+		for _, l := range w.lanes {
+			i := o + int(l)
+			a := as[i]
+			b := bs[i]
+			d[i] = b2u((!(a >= b)))
+		}
+	}
+}
+
+func hFUnordGreaterThanF16(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
+	if w.full {
+		for i := range d {
+			a := h2f(uint16(as[i]))
+			b := h2f(uint16(bs[i]))
+			d[i] = b2u((!(a <= b)))
+		}
+		return
+	}
+	for o := 0; o < len(d); o += w.width {
+		for _, l := range w.lanes {
+			i := o + int(l)
+			a := h2f(uint16(as[i]))
+			b := h2f(uint16(bs[i]))
+			d[i] = b2u((!(a <= b)))
+		}
+	}
+}
+
+func hFUnordGreaterThanF32(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.f32[x.a:][:len(d)]
+	bs := w.f32[x.b:][:len(d)]
+	if w.full {
+		for i := range d {
+			a := as[i][lo32]
+			b := bs[i][lo32]
+			d[i] = b2u((!(a <= b)))
+		}
+		return
+	}
+	for o := 0; o < len(d); o += w.width {
+		for _, l := range w.lanes {
+			i := o + int(l)
+			a := as[i][lo32]
+			b := bs[i][lo32]
+			d[i] = b2u((!(a <= b)))
+		}
+	}
+}
+
+func hFUnordGreaterThanF64(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.f64[x.a:][:len(d)]
+	bs := w.f64[x.b:][:len(d)]
+	if w.full {
+		for i := range d {
+			a := as[i]
+			b := bs[i]
+			d[i] = b2u((!(a <= b)))
+		}
+		return
+	}
+	for o := 0; o < len(d); o += w.width {
+		for _, l := range w.lanes {
+			i := o + int(l)
+			a := as[i]
+			b := bs[i]
+			d[i] = b2u((!(a <= b)))
+		}
+	}
+}
+
+func hFUnordLessThanEqualF16(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
+	if w.full {
+		for i := range d {
+			a := h2f(uint16(as[i]))
+			b := h2f(uint16(bs[i]))
+			d[i] = b2u((!(a > b)))
+		}
+		return
+	}
+	for o := 0; o < len(d); o += w.width {
+		for _, l := range w.lanes {
+			i := o + int(l)
+			a := h2f(uint16(as[i]))
+			b := h2f(uint16(bs[i]))
+			d[i] = b2u((!(a > b)))
+		}
+	}
+}
+
+func hFUnordLessThanEqualF32(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.f32[x.a:][:len(d)]
+	bs := w.f32[x.b:][:len(d)]
+	if w.full {
+		for i := range d {
+			a := as[i][lo32]
+			b := bs[i][lo32]
+			d[i] = b2u((!(a > b)))
+		}
+		return
+	}
+	for o := 0; o < len(d); o += w.width {
+		for _, l := range w.lanes {
+			i := o + int(l)
+			a := as[i][lo32]
+			b := bs[i][lo32]
+			d[i] = b2u((!(a > b)))
+		}
+	}
+}
+
+func hFUnordLessThanEqualF64(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.f64[x.a:][:len(d)]
+	bs := w.f64[x.b:][:len(d)]
+	if w.full {
+		for i := range d {
+			a := as[i]
+			b := bs[i]
+			d[i] = b2u((!(a > b)))
+		}
+		return
+	}
+	for o := 0; o < len(d); o += w.width {
+		for _, l := range w.lanes {
+			i := o + int(l)
+			a := as[i]
+			b := bs[i]
+			d[i] = b2u((!(a > b)))
+		}
+	}
+}
+
+func hFUnordGreaterThanEqualF16(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
+	if w.full {
+		for i := range d {
+			a := h2f(uint16(as[i]))
+			b := h2f(uint16(bs[i]))
+			d[i] = b2u((!(a < b)))
+		}
+		return
+	}
+	for o := 0; o < len(d); o += w.width {
+		for _, l := range w.lanes {
+			i := o + int(l)
+			a := h2f(uint16(as[i]))
+			b := h2f(uint16(bs[i]))
+			d[i] = b2u((!(a < b)))
+		}
+	}
+}
+
+func hFUnordGreaterThanEqualF32(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.f32[x.a:][:len(d)]
+	bs := w.f32[x.b:][:len(d)]
+	if w.full {
+		for i := range d {
+			a := as[i][lo32]
+			b := bs[i][lo32]
+			d[i] = b2u((!(a < b)))
+		}
+		return
+	}
+	for o := 0; o < len(d); o += w.width {
+		for _, l := range w.lanes {
+			i := o + int(l)
+			a := as[i][lo32]
+			b := bs[i][lo32]
+			d[i] = b2u((!(a < b)))
+		}
+	}
+}
+
+func hFUnordGreaterThanEqualF64(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.f64[x.a:][:len(d)]
+	bs := w.f64[x.b:][:len(d)]
+	if w.full {
+		for i := range d {
+			a := as[i]
+			b := bs[i]
+			d[i] = b2u((!(a < b)))
+		}
+		return
+	}
+	for o := 0; o < len(d); o += w.width {
+		for _, l := range w.lanes {
+			i := o + int(l)
+			a := as[i]
+			b := bs[i]
+			d[i] = b2u((!(a < b)))
+		}
+	}
+}
+
+func hOrderedF16(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
+	if w.full {
+		for i := range d {
+			a := h2f(uint16(as[i]))
+			b := h2f(uint16(bs[i]))
+			d[i] = b2u((a == a && b == b))
+		}
+		return
+	}
+	for o := 0; o < len(d); o += w.width {
+		for _, l := range w.lanes {
+			i := o + int(l)
+			a := h2f(uint16(as[i]))
+			b := h2f(uint16(bs[i]))
+			d[i] = b2u((a == a && b == b))
+		}
+	}
+}
+
+func hOrderedF32(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.f32[x.a:][:len(d)]
+	bs := w.f32[x.b:][:len(d)]
+	if w.full {
+		for i := range d {
+			a := as[i][lo32]
+			b := bs[i][lo32]
+			d[i] = b2u((a == a && b == b))
+		}
+		return
+	}
+	for o := 0; o < len(d); o += w.width {
+		for _, l := range w.lanes {
+			i := o + int(l)
+			a := as[i][lo32]
+			b := bs[i][lo32]
+			d[i] = b2u((a == a && b == b))
+		}
+	}
+}
+
+func hOrderedF64(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.f64[x.a:][:len(d)]
+	bs := w.f64[x.b:][:len(d)]
+	if w.full {
+		for i := range d {
+			a := as[i]
+			b := bs[i]
+			d[i] = b2u((a == a && b == b))
+		}
+		return
+	}
+	for o := 0; o < len(d); o += w.width {
+		for _, l := range w.lanes {
+			i := o + int(l)
+			a := as[i]
+			b := bs[i]
+			d[i] = b2u((a == a && b == b))
+		}
+	}
+}
+
+func hUnorderedF16(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
+	if w.full {
+		for i := range d {
+			a := h2f(uint16(as[i]))
+			b := h2f(uint16(bs[i]))
+			d[i] = b2u((a != a || b != b))
+		}
+		return
+	}
+	for o := 0; o < len(d); o += w.width {
+		for _, l := range w.lanes {
+			i := o + int(l)
+			a := h2f(uint16(as[i]))
+			b := h2f(uint16(bs[i]))
+			d[i] = b2u((a != a || b != b))
+		}
+	}
+}
+
+func hUnorderedF32(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.f32[x.a:][:len(d)]
+	bs := w.f32[x.b:][:len(d)]
+	if w.full {
+		for i := range d {
+			a := as[i][lo32]
+			b := bs[i][lo32]
+			d[i] = b2u((a != a || b != b))
+		}
+		return
+	}
+	for o := 0; o < len(d); o += w.width {
+		for _, l := range w.lanes {
+			i := o + int(l)
+			a := as[i][lo32]
+			b := bs[i][lo32]
+			d[i] = b2u((a != a || b != b))
+		}
+	}
+}
+
+func hUnorderedF64(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.f64[x.a:][:len(d)]
+	bs := w.f64[x.b:][:len(d)]
+	if w.full {
+		for i := range d {
+			a := as[i]
+			b := bs[i]
+			d[i] = b2u((a != a || b != b))
+		}
+		return
+	}
+	for o := 0; o < len(d); o += w.width {
+		for _, l := range w.lanes {
+			i := o + int(l)
+			a := as[i]
+			b := bs[i]
+			d[i] = b2u((a != a || b != b))
+		}
+	}
+}
+
+func hIsNanF16(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	if w.full {
+		for i := range d {
+			a := h2f(uint16(as[i]))
+			d[i] = b2u((a != a))
+		}
+		return
+	}
+	for o := 0; o < len(d); o += w.width {
+		for _, l := range w.lanes {
+			i := o + int(l)
+			a := h2f(uint16(as[i]))
+			d[i] = b2u((a != a))
+		}
+	}
+}
+
+func hIsNanF32(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.f32[x.a:][:len(d)]
+	if w.full {
+		for i := range d {
+			a := as[i][lo32]
+			d[i] = b2u((a != a))
+		}
+		return
+	}
+	for o := 0; o < len(d); o += w.width {
+		for _, l := range w.lanes {
+			i := o + int(l)
+			a := as[i][lo32]
+			d[i] = b2u((a != a))
+		}
+	}
+}
+
+func hIsNanF64(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.f64[x.a:][:len(d)]
+	if w.full {
+		for i := range d {
+			a := as[i]
+			d[i] = b2u((a != a))
+		}
+		return
+	}
+	for o := 0; o < len(d); o += w.width {
+		for _, l := range w.lanes {
+			i := o + int(l)
+			a := as[i]
+			d[i] = b2u((a != a))
+		}
+	}
+}
+
+func hIsInfF16(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	if w.full {
+		for i := range d {
+			a := h2f(uint16(as[i]))
+			d[i] = b2u((isInf(float64(a))))
+		}
+		return
+	}
+	for o := 0; o < len(d); o += w.width {
+		for _, l := range w.lanes {
+			i := o + int(l)
+			a := h2f(uint16(as[i]))
+			d[i] = b2u((isInf(float64(a))))
+		}
+	}
+}
+
+func hIsInfF32(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.f32[x.a:][:len(d)]
+	if w.full {
+		for i := range d {
+			a := as[i][lo32]
+			d[i] = b2u((isInf(float64(a))))
+		}
+		return
+	}
+	for o := 0; o < len(d); o += w.width {
+		for _, l := range w.lanes {
+			i := o + int(l)
+			a := as[i][lo32]
+			d[i] = b2u((isInf(float64(a))))
+		}
+	}
+}
+
+func hIsInfF64(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.f64[x.a:][:len(d)]
+	if w.full {
+		for i := range d {
+			a := as[i]
+			d[i] = b2u((isInf(float64(a))))
+		}
+		return
+	}
+	for o := 0; o < len(d); o += w.width {
+		for _, l := range w.lanes {
+			i := o + int(l)
+			a := as[i]
+			d[i] = b2u((isInf(float64(a))))
+		}
+	}
+}
+
+func hIsFiniteF16(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	if w.full {
+		for i := range d {
+			a := h2f(uint16(as[i]))
+			d[i] = b2u((!isInf(float64(a)) && a == a))
+		}
+		return
+	}
+	for o := 0; o < len(d); o += w.width {
+		for _, l := range w.lanes {
+			i := o + int(l)
+			a := h2f(uint16(as[i]))
+			d[i] = b2u((!isInf(float64(a)) && a == a))
+		}
+	}
+}
+
+func hIsFiniteF32(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.f32[x.a:][:len(d)]
+	if w.full {
+		for i := range d {
+			a := as[i][lo32]
+			d[i] = b2u((!isInf(float64(a)) && a == a))
+		}
+		return
+	}
+	for o := 0; o < len(d); o += w.width {
+		for _, l := range w.lanes {
+			i := o + int(l)
+			a := as[i][lo32]
+			d[i] = b2u((!isInf(float64(a)) && a == a))
+		}
+	}
+}
+
+func hIsFiniteF64(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.f64[x.a:][:len(d)]
+	if w.full {
+		for i := range d {
+			a := as[i]
+			d[i] = b2u((!isInf(float64(a)) && a == a))
+		}
+		return
+	}
+	for o := 0; o < len(d); o += w.width {
+		for _, l := range w.lanes {
+			i := o + int(l)
+			a := as[i]
+			d[i] = b2u((!isInf(float64(a)) && a == a))
+		}
+	}
+}
+
+func hIsNormalF16(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	if w.full {
+		for i := range d {
+			a := h2f(uint16(as[i]))
+			d[i] = b2u((isNormal16(a)))
+		}
+		return
+	}
+	for o := 0; o < len(d); o += w.width {
+		for _, l := range w.lanes {
+			i := o + int(l)
+			a := h2f(uint16(as[i]))
+			d[i] = b2u((isNormal16(a)))
+		}
+	}
+}
+
+func hIsNormalF32(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.f32[x.a:][:len(d)]
+	if w.full {
+		for i := range d {
+			a := as[i][lo32]
+			d[i] = b2u((isNormal32(a)))
+		}
+		return
+	}
+	for o := 0; o < len(d); o += w.width {
+		for _, l := range w.lanes {
+			i := o + int(l)
+			a := as[i][lo32]
+			d[i] = b2u((isNormal32(a)))
+		}
+	}
+}
+
+func hIsNormalF64(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.f64[x.a:][:len(d)]
+	if w.full {
+		for i := range d {
+			a := as[i]
+			d[i] = b2u((isNormal64(a)))
+		}
+		return
+	}
+	for o := 0; o < len(d); o += w.width {
+		for _, l := range w.lanes {
+			i := o + int(l)
+			a := as[i]
+			d[i] = b2u((isNormal64(a)))
+		}
+	}
+}
+
+func hSignBitSetF16(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	if w.full {
+		for i := range d {
+			a := h2f(uint16(as[i]))
+			d[i] = b2u((math.Signbit(float64(a))))
+		}
+		return
+	}
+	for o := 0; o < len(d); o += w.width {
+		for _, l := range w.lanes {
+			i := o + int(l)
+			a := h2f(uint16(as[i]))
+			d[i] = b2u((math.Signbit(float64(a))))
+		}
+	}
+}
+
+func hSignBitSetF32(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.f32[x.a:][:len(d)]
+	if w.full {
+		for i := range d {
+			a := as[i][lo32]
+			d[i] = b2u((math.Signbit(float64(a))))
+		}
+		return
+	}
+	for o := 0; o < len(d); o += w.width {
+		for _, l := range w.lanes {
+			i := o + int(l)
+			a := as[i][lo32]
+			d[i] = b2u((math.Signbit(float64(a))))
+		}
+	}
+}
+
+func hSignBitSetF64(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.f64[x.a:][:len(d)]
+	if w.full {
+		for i := range d {
+			a := as[i]
+			d[i] = b2u((math.Signbit(float64(a))))
+		}
+		return
+	}
+	for o := 0; o < len(d); o += w.width {
+		for _, l := range w.lanes {
+			i := o + int(l)
+			a := as[i]
+			d[i] = b2u((math.Signbit(float64(a))))
+		}
+	}
+}
+
+func hIAddU8(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
+	if w.full {
+		for i := range d {
+			a := uint8(as[i])
+			b := uint8(bs[i])
+			d[i] = uint64((a + b))
+		}
+		return
+	}
+	for o := 0; o < len(d); o += w.width {
+		for _, l := range w.lanes {
+			i := o + int(l)
+			a := uint8(as[i])
+			b := uint8(bs[i])
+			d[i] = uint64((a + b))
+		}
+	}
+}
+
+func hIAddU16(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
+	if w.full {
+		for i := range d {
+			a := uint16(as[i])
+			b := uint16(bs[i])
+			d[i] = uint64((a + b))
+		}
+		return
+	}
+	for o := 0; o < len(d); o += w.width {
+		for _, l := range w.lanes {
+			i := o + int(l)
+			a := uint16(as[i])
+			b := uint16(bs[i])
+			d[i] = uint64((a + b))
+		}
+	}
+}
+
+func hIAddU32(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
+	if w.full {
+		for i := range d {
+			a := uint32(as[i])
+			b := uint32(bs[i])
+			d[i] = uint64((a + b))
+		}
+		return
+	}
+	for o := 0; o < len(d); o += w.width {
+		for _, l := range w.lanes {
+			i := o + int(l)
+			a := uint32(as[i])
+			b := uint32(bs[i])
+			d[i] = uint64((a + b))
+		}
+	}
+}
+
+func hIAddU64(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
+	if w.full {
+		for i := range d {
+			a := as[i]
+			b := bs[i]
+			d[i] = (a + b)
+		}
+		return
+	}
+	for o := 0; o < len(d); o += w.width {
+		for _, l := range w.lanes {
+			i := o + int(l)
+			a := as[i]
+			b := bs[i]
+			d[i] = (a + b)
+		}
+	}
+}
+
+func hISubU8(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
+	if w.full {
+		for i := range d {
+			a := uint8(as[i])
+			b := uint8(bs[i])
+			d[i] = uint64((a - b))
+		}
+		return
+	}
+	for o := 0; o < len(d); o += w.width {
+		for _, l := range w.lanes {
+			i := o + int(l)
+			a := uint8(as[i])
+			b := uint8(bs[i])
+			d[i] = uint64((a - b))
+		}
+	}
+}
+
+func hISubU16(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
+	if w.full {
+		for i := range d {
+			a := uint16(as[i])
+			b := uint16(bs[i])
+			d[i] = uint64((a - b))
+		}
+		return
+	}
+	for o := 0; o < len(d); o += w.width {
+		for _, l := range w.lanes {
+			i := o + int(l)
+			a := uint16(as[i])
+			b := uint16(bs[i])
+			d[i] = uint64((a - b))
+		}
+	}
+}
+
+func hISubU32(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
+	if w.full {
+		for i := range d {
+			a := uint32(as[i])
+			b := uint32(bs[i])
+			d[i] = uint64((a - b))
+		}
+		return
+	}
+	for o := 0; o < len(d); o += w.width {
+		for _, l := range w.lanes {
+			i := o + int(l)
+			a := uint32(as[i])
+			b := uint32(bs[i])
+			d[i] = uint64((a - b))
+		}
+	}
+}
+
+func hISubU64(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
+	if w.full {
+		for i := range d {
+			a := as[i]
+			b := bs[i]
+			d[i] = (a - b)
+		}
+		return
+	}
+	for o := 0; o < len(d); o += w.width {
+		for _, l := range w.lanes {
+			i := o + int(l)
+			a := as[i]
+			b := bs[i]
+			d[i] = (a - b)
+		}
+	}
+}
+
+func hIMulU8(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
+	if w.full {
+		for i := range d {
+			a := uint8(as[i])
+			b := uint8(bs[i])
+			d[i] = uint64((a * b))
+		}
+		return
+	}
+	for o := 0; o < len(d); o += w.width {
+		for _, l := range w.lanes {
+			i := o + int(l)
+			a := uint8(as[i])
+			b := uint8(bs[i])
+			d[i] = uint64((a * b))
+		}
+	}
+}
+
+func hIMulU16(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
+	if w.full {
+		for i := range d {
+			a := uint16(as[i])
+			b := uint16(bs[i])
+			d[i] = uint64((a * b))
+		}
+		return
+	}
+	for o := 0; o < len(d); o += w.width {
+		for _, l := range w.lanes {
+			i := o + int(l)
+			a := uint16(as[i])
+			b := uint16(bs[i])
+			d[i] = uint64((a * b))
+		}
+	}
+}
+
+func hIMulU32(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
+	if w.full {
+		for i := range d {
+			a := uint32(as[i])
+			b := uint32(bs[i])
+			d[i] = uint64((a * b))
+		}
+		return
+	}
+	for o := 0; o < len(d); o += w.width {
+		for _, l := range w.lanes {
+			i := o + int(l)
+			a := uint32(as[i])
+			b := uint32(bs[i])
+			d[i] = uint64((a * b))
+		}
+	}
+}
+
+func hIMulU64(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
+	if w.full {
+		for i := range d {
+			a := as[i]
+			b := bs[i]
+			d[i] = (a * b)
+		}
+		return
+	}
+	for o := 0; o < len(d); o += w.width {
+		for _, l := range w.lanes {
+			i := o + int(l)
+			a := as[i]
+			b := bs[i]
+			d[i] = (a * b)
+		}
+	}
+}
+
+func hUDivU8(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
+	if w.full {
 		for i := range d {
 			a := uint8(as[i])
 			b := uint8(bs[i])
@@ -2122,13 +1958,11 @@ func hUDivU8(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hUDivU16(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hUDivU16(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := uint16(as[i])
 			b := uint16(bs[i])
@@ -2146,13 +1980,11 @@ func hUDivU16(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hUDivU32(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hUDivU32(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := uint32(as[i])
 			b := uint32(bs[i])
@@ -2170,13 +2002,11 @@ func hUDivU32(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hUDivU64(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hUDivU64(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := as[i]
 			b := bs[i]
@@ -2194,13 +2024,11 @@ func hUDivU64(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hUModU8(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hUModU8(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := uint8(as[i])
 			b := uint8(bs[i])
@@ -2218,13 +2046,11 @@ func hUModU8(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hUModU16(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hUModU16(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := uint16(as[i])
 			b := uint16(bs[i])
@@ -2242,13 +2068,11 @@ func hUModU16(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hUModU32(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hUModU32(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := uint32(as[i])
 			b := uint32(bs[i])
@@ -2266,13 +2090,11 @@ func hUModU32(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hUModU64(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hUModU64(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := as[i]
 			b := bs[i]
@@ -2290,13 +2112,11 @@ func hUModU64(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hSDivS8(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hSDivS8(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := int8(uint8(as[i]))
 			b := int8(uint8(bs[i]))
@@ -2314,13 +2134,11 @@ func hSDivS8(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hSDivS16(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hSDivS16(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := int16(uint16(as[i]))
 			b := int16(uint16(bs[i]))
@@ -2338,13 +2156,11 @@ func hSDivS16(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hSDivS32(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hSDivS32(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := int32(uint32(as[i]))
 			b := int32(uint32(bs[i]))
@@ -2362,13 +2178,11 @@ func hSDivS32(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hSDivS64(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hSDivS64(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := int64(as[i])
 			b := int64(bs[i])
@@ -2386,13 +2200,11 @@ func hSDivS64(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hSRemS8(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hSRemS8(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := int8(uint8(as[i]))
 			b := int8(uint8(bs[i]))
@@ -2410,13 +2222,11 @@ func hSRemS8(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hSRemS16(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hSRemS16(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := int16(uint16(as[i]))
 			b := int16(uint16(bs[i]))
@@ -2434,13 +2244,11 @@ func hSRemS16(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hSRemS32(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hSRemS32(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := int32(uint32(as[i]))
 			b := int32(uint32(bs[i]))
@@ -2458,13 +2266,11 @@ func hSRemS32(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hSRemS64(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hSRemS64(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := int64(as[i])
 			b := int64(bs[i])
@@ -2482,13 +2288,11 @@ func hSRemS64(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hSModS8(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hSModS8(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := int8(uint8(as[i]))
 			b := int8(uint8(bs[i]))
@@ -2506,13 +2310,11 @@ func hSModS8(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hSModS16(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hSModS16(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := int16(uint16(as[i]))
 			b := int16(uint16(bs[i]))
@@ -2530,13 +2332,11 @@ func hSModS16(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hSModS32(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hSModS32(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := int32(uint32(as[i]))
 			b := int32(uint32(bs[i]))
@@ -2554,13 +2354,11 @@ func hSModS32(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hSModS64(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hSModS64(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := int64(as[i])
 			b := int64(bs[i])
@@ -2578,13 +2376,11 @@ func hSModS64(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hBitwiseAndU8(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hBitwiseAndU8(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := uint8(as[i])
 			b := uint8(bs[i])
@@ -2602,13 +2398,11 @@ func hBitwiseAndU8(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hBitwiseAndU16(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hBitwiseAndU16(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := uint16(as[i])
 			b := uint16(bs[i])
@@ -2626,13 +2420,11 @@ func hBitwiseAndU16(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hBitwiseAndU32(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hBitwiseAndU32(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := uint32(as[i])
 			b := uint32(bs[i])
@@ -2650,13 +2442,11 @@ func hBitwiseAndU32(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hBitwiseAndU64(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hBitwiseAndU64(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := as[i]
 			b := bs[i]
@@ -2674,13 +2464,11 @@ func hBitwiseAndU64(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hBitwiseOrU8(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hBitwiseOrU8(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := uint8(as[i])
 			b := uint8(bs[i])
@@ -2698,13 +2486,11 @@ func hBitwiseOrU8(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hBitwiseOrU16(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hBitwiseOrU16(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := uint16(as[i])
 			b := uint16(bs[i])
@@ -2722,13 +2508,11 @@ func hBitwiseOrU16(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hBitwiseOrU32(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hBitwiseOrU32(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := uint32(as[i])
 			b := uint32(bs[i])
@@ -2746,13 +2530,11 @@ func hBitwiseOrU32(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hBitwiseOrU64(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hBitwiseOrU64(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := as[i]
 			b := bs[i]
@@ -2770,13 +2552,11 @@ func hBitwiseOrU64(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hBitwiseXorU8(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hBitwiseXorU8(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := uint8(as[i])
 			b := uint8(bs[i])
@@ -2794,13 +2574,11 @@ func hBitwiseXorU8(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hBitwiseXorU16(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hBitwiseXorU16(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := uint16(as[i])
 			b := uint16(bs[i])
@@ -2818,13 +2596,11 @@ func hBitwiseXorU16(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hBitwiseXorU32(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hBitwiseXorU32(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := uint32(as[i])
 			b := uint32(bs[i])
@@ -2842,13 +2618,11 @@ func hBitwiseXorU32(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hBitwiseXorU64(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hBitwiseXorU64(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := as[i]
 			b := bs[i]
@@ -2866,11 +2640,10 @@ func hBitwiseXorU64(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hNotU8(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hNotU8(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
 			a := uint8(as[i])
 			d[i] = uint64((^a))
@@ -2886,11 +2659,10 @@ func hNotU8(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hNotU16(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hNotU16(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
 			a := uint16(as[i])
 			d[i] = uint64((^a))
@@ -2906,11 +2678,10 @@ func hNotU16(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hNotU32(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hNotU32(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
 			a := uint32(as[i])
 			d[i] = uint64((^a))
@@ -2926,11 +2697,10 @@ func hNotU32(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hNotU64(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hNotU64(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
 			a := as[i]
 			d[i] = (^a)
@@ -2946,11 +2716,10 @@ func hNotU64(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hSNegateS8(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hSNegateS8(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
 			a := int8(uint8(as[i]))
 			d[i] = uint64(uint8((-a)))
@@ -2966,11 +2735,10 @@ func hSNegateS8(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hSNegateS16(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hSNegateS16(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
 			a := int16(uint16(as[i]))
 			d[i] = uint64(uint16((-a)))
@@ -2986,11 +2754,10 @@ func hSNegateS16(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hSNegateS32(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hSNegateS32(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
 			a := int32(uint32(as[i]))
 			d[i] = uint64(uint32((-a)))
@@ -3006,11 +2773,10 @@ func hSNegateS32(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hSNegateS64(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hSNegateS64(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
 			a := int64(as[i])
 			d[i] = uint64((-a))
@@ -3026,11 +2792,10 @@ func hSNegateS64(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hBitReverseU8(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hBitReverseU8(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
 			a := uint8(as[i])
 			d[i] = uint64((bitsReverse(a)))
@@ -3046,11 +2811,10 @@ func hBitReverseU8(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hBitReverseU16(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hBitReverseU16(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
 			a := uint16(as[i])
 			d[i] = uint64((bitsReverse(a)))
@@ -3066,11 +2830,10 @@ func hBitReverseU16(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hBitReverseU32(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hBitReverseU32(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
 			a := uint32(as[i])
 			d[i] = uint64((bitsReverse(a)))
@@ -3086,11 +2849,10 @@ func hBitReverseU32(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hBitReverseU64(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hBitReverseU64(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
 			a := as[i]
 			d[i] = (bitsReverse(a))
@@ -3106,13 +2868,11 @@ func hBitReverseU64(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hIEqualU8(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hIEqualU8(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := uint8(as[i])
 			b := uint8(bs[i])
@@ -3130,13 +2890,11 @@ func hIEqualU8(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hIEqualU16(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hIEqualU16(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := uint16(as[i])
 			b := uint16(bs[i])
@@ -3154,13 +2912,11 @@ func hIEqualU16(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hIEqualU32(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hIEqualU32(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := uint32(as[i])
 			b := uint32(bs[i])
@@ -3178,13 +2934,11 @@ func hIEqualU32(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hIEqualU64(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hIEqualU64(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := as[i]
 			b := bs[i]
@@ -3202,13 +2956,11 @@ func hIEqualU64(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hINotEqualU8(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hINotEqualU8(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := uint8(as[i])
 			b := uint8(bs[i])
@@ -3226,13 +2978,11 @@ func hINotEqualU8(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hINotEqualU16(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hINotEqualU16(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := uint16(as[i])
 			b := uint16(bs[i])
@@ -3250,13 +3000,11 @@ func hINotEqualU16(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hINotEqualU32(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hINotEqualU32(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := uint32(as[i])
 			b := uint32(bs[i])
@@ -3274,13 +3022,11 @@ func hINotEqualU32(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hINotEqualU64(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hINotEqualU64(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := as[i]
 			b := bs[i]
@@ -3298,13 +3044,11 @@ func hINotEqualU64(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hUGreaterThanU8(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hUGreaterThanU8(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := uint8(as[i])
 			b := uint8(bs[i])
@@ -3322,13 +3066,11 @@ func hUGreaterThanU8(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hUGreaterThanU16(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hUGreaterThanU16(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := uint16(as[i])
 			b := uint16(bs[i])
@@ -3346,13 +3088,11 @@ func hUGreaterThanU16(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hUGreaterThanU32(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hUGreaterThanU32(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := uint32(as[i])
 			b := uint32(bs[i])
@@ -3370,13 +3110,11 @@ func hUGreaterThanU32(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hUGreaterThanU64(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hUGreaterThanU64(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := as[i]
 			b := bs[i]
@@ -3394,13 +3132,11 @@ func hUGreaterThanU64(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hUGreaterThanEqualU8(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hUGreaterThanEqualU8(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := uint8(as[i])
 			b := uint8(bs[i])
@@ -3418,13 +3154,11 @@ func hUGreaterThanEqualU8(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hUGreaterThanEqualU16(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hUGreaterThanEqualU16(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := uint16(as[i])
 			b := uint16(bs[i])
@@ -3442,13 +3176,11 @@ func hUGreaterThanEqualU16(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hUGreaterThanEqualU32(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hUGreaterThanEqualU32(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := uint32(as[i])
 			b := uint32(bs[i])
@@ -3466,13 +3198,11 @@ func hUGreaterThanEqualU32(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hUGreaterThanEqualU64(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hUGreaterThanEqualU64(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := as[i]
 			b := bs[i]
@@ -3490,13 +3220,11 @@ func hUGreaterThanEqualU64(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hULessThanU8(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hULessThanU8(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := uint8(as[i])
 			b := uint8(bs[i])
@@ -3514,13 +3242,11 @@ func hULessThanU8(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hULessThanU16(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hULessThanU16(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := uint16(as[i])
 			b := uint16(bs[i])
@@ -3538,13 +3264,11 @@ func hULessThanU16(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hULessThanU32(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hULessThanU32(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := uint32(as[i])
 			b := uint32(bs[i])
@@ -3562,13 +3286,11 @@ func hULessThanU32(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hULessThanU64(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hULessThanU64(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := as[i]
 			b := bs[i]
@@ -3586,13 +3308,11 @@ func hULessThanU64(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hULessThanEqualU8(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hULessThanEqualU8(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := uint8(as[i])
 			b := uint8(bs[i])
@@ -3610,13 +3330,11 @@ func hULessThanEqualU8(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hULessThanEqualU16(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hULessThanEqualU16(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := uint16(as[i])
 			b := uint16(bs[i])
@@ -3634,13 +3352,11 @@ func hULessThanEqualU16(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hULessThanEqualU32(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hULessThanEqualU32(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := uint32(as[i])
 			b := uint32(bs[i])
@@ -3658,13 +3374,11 @@ func hULessThanEqualU32(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hULessThanEqualU64(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hULessThanEqualU64(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := as[i]
 			b := bs[i]
@@ -3682,13 +3396,11 @@ func hULessThanEqualU64(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hSGreaterThanS8(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hSGreaterThanS8(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := int8(uint8(as[i]))
 			b := int8(uint8(bs[i]))
@@ -3706,13 +3418,11 @@ func hSGreaterThanS8(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hSGreaterThanS16(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hSGreaterThanS16(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := int16(uint16(as[i]))
 			b := int16(uint16(bs[i]))
@@ -3730,13 +3440,11 @@ func hSGreaterThanS16(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hSGreaterThanS32(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hSGreaterThanS32(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := int32(uint32(as[i]))
 			b := int32(uint32(bs[i]))
@@ -3754,13 +3462,11 @@ func hSGreaterThanS32(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hSGreaterThanS64(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hSGreaterThanS64(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := int64(as[i])
 			b := int64(bs[i])
@@ -3778,13 +3484,11 @@ func hSGreaterThanS64(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hSGreaterThanEqualS8(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hSGreaterThanEqualS8(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := int8(uint8(as[i]))
 			b := int8(uint8(bs[i]))
@@ -3802,13 +3506,11 @@ func hSGreaterThanEqualS8(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hSGreaterThanEqualS16(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hSGreaterThanEqualS16(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := int16(uint16(as[i]))
 			b := int16(uint16(bs[i]))
@@ -3826,13 +3528,11 @@ func hSGreaterThanEqualS16(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hSGreaterThanEqualS32(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hSGreaterThanEqualS32(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := int32(uint32(as[i]))
 			b := int32(uint32(bs[i]))
@@ -3850,13 +3550,11 @@ func hSGreaterThanEqualS32(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hSGreaterThanEqualS64(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hSGreaterThanEqualS64(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := int64(as[i])
 			b := int64(bs[i])
@@ -3874,13 +3572,11 @@ func hSGreaterThanEqualS64(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hSLessThanS8(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hSLessThanS8(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := int8(uint8(as[i]))
 			b := int8(uint8(bs[i]))
@@ -3898,13 +3594,11 @@ func hSLessThanS8(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hSLessThanS16(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hSLessThanS16(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := int16(uint16(as[i]))
 			b := int16(uint16(bs[i]))
@@ -3922,13 +3616,11 @@ func hSLessThanS16(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hSLessThanS32(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hSLessThanS32(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := int32(uint32(as[i]))
 			b := int32(uint32(bs[i]))
@@ -3946,13 +3638,11 @@ func hSLessThanS32(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hSLessThanS64(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hSLessThanS64(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := int64(as[i])
 			b := int64(bs[i])
@@ -3970,13 +3660,11 @@ func hSLessThanS64(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hSLessThanEqualS8(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hSLessThanEqualS8(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := int8(uint8(as[i]))
 			b := int8(uint8(bs[i]))
@@ -3994,13 +3682,11 @@ func hSLessThanEqualS8(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hSLessThanEqualS16(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hSLessThanEqualS16(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := int16(uint16(as[i]))
 			b := int16(uint16(bs[i]))
@@ -4018,13 +3704,11 @@ func hSLessThanEqualS16(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hSLessThanEqualS32(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hSLessThanEqualS32(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := int32(uint32(as[i]))
 			b := int32(uint32(bs[i]))
@@ -4042,13 +3726,11 @@ func hSLessThanEqualS32(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hSLessThanEqualS64(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hSLessThanEqualS64(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := int64(as[i])
 			b := int64(bs[i])
@@ -4066,15 +3748,12 @@ func hSLessThanEqualS64(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hMadF16(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
-	cs := w.src(in, 2)
+func hMadF16(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
+	cs := w.regs[x.c:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
-		cs = cs[:len(d)]
 		for i := range d {
 			a := h2f(uint16(as[i]))
 			b := h2f(uint16(bs[i]))
@@ -4094,99 +3773,97 @@ func hMadF16(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hMadF32(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
-	cs := w.src(in, 2)
+func hMadF32(w *Warp, x *xinst) {
+	d := w.f32[x.d : x.d+x.n]
+	as := w.f32[x.a:][:len(d)]
+	bs := w.f32[x.b:][:len(d)]
+	cs := w.f32[x.c:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
-		cs = cs[:len(d)]
 		for i := range d {
-			a := math.Float32frombits(uint32(as[i]))
-			b := math.Float32frombits(uint32(bs[i]))
-			c := math.Float32frombits(uint32(cs[i]))
-			d[i] = uint64(math.Float32bits((mad(a, b, c))))
+			a := as[i][lo32]
+			b := bs[i][lo32]
+			c := cs[i][lo32]
+			d[i][lo32], d[i][hi32] = (mad(a, b, c)), 0
 		}
 		return
 	}
 	for o := 0; o < len(d); o += w.width {
 		for _, l := range w.lanes {
 			i := o + int(l)
-			a := math.Float32frombits(uint32(as[i]))
-			b := math.Float32frombits(uint32(bs[i]))
-			c := math.Float32frombits(uint32(cs[i]))
-			d[i] = uint64(math.Float32bits((mad(a, b, c))))
+			a := as[i][lo32]
+			b := bs[i][lo32]
+			c := cs[i][lo32]
+			d[i][lo32], d[i][hi32] = (mad(a, b, c)), 0
 		}
 	}
 }
 
-func hMadF64(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
-	cs := w.src(in, 2)
+func hMadF64(w *Warp, x *xinst) {
+	d := w.f64[x.d : x.d+x.n]
+	as := w.f64[x.a:][:len(d)]
+	bs := w.f64[x.b:][:len(d)]
+	cs := w.f64[x.c:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
-		cs = cs[:len(d)]
 		for i := range d {
-			a := math.Float64frombits(as[i])
-			b := math.Float64frombits(bs[i])
-			c := math.Float64frombits(cs[i])
-			d[i] = math.Float64bits((mad(a, b, c)))
+			a := as[i]
+			b := bs[i]
+			c := cs[i]
+			d[i] = (mad(a, b, c))
 		}
 		return
 	}
 	for o := 0; o < len(d); o += w.width {
 		for _, l := range w.lanes {
 			i := o + int(l)
-			a := math.Float64frombits(as[i])
-			b := math.Float64frombits(bs[i])
-			c := math.Float64frombits(cs[i])
-			d[i] = math.Float64bits((mad(a, b, c)))
+			a := as[i]
+			b := bs[i]
+			c := cs[i]
+			d[i] = (mad(a, b, c))
 		}
 	}
 }
 
-func hFmaF32(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
-	cs := w.src(in, 2)
+func hFmaF32(w *Warp, x *xinst) {
+	d := w.f32[x.d : x.d+x.n]
+	as := w.f32[x.a:][:len(d)]
+	bs := w.f32[x.b:][:len(d)]
+	cs := w.f32[x.c:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
-		cs = cs[:len(d)]
 		for i := range d {
-			a := math.Float32frombits(uint32(as[i]))
-			b := math.Float32frombits(uint32(bs[i]))
-			c := math.Float32frombits(uint32(cs[i]))
-			d[i] = uint64(math.Float32bits((fma32(a, b, c))))
+			a := as[i][lo32]
+			b := bs[i][lo32]
+			c := cs[i][lo32]
+			s := float64(a)*float64(b) + float64(c)
+			r := float32(s)
+			if fma32Tie(s) {
+				r = fma32At(as, bs, cs, i)
+			}
+			d[i][lo32], d[i][hi32] = (r), 0
 		}
 		return
 	}
 	for o := 0; o < len(d); o += w.width {
 		for _, l := range w.lanes {
 			i := o + int(l)
-			a := math.Float32frombits(uint32(as[i]))
-			b := math.Float32frombits(uint32(bs[i]))
-			c := math.Float32frombits(uint32(cs[i]))
-			d[i] = uint64(math.Float32bits((fma32(a, b, c))))
+			a := as[i][lo32]
+			b := bs[i][lo32]
+			c := cs[i][lo32]
+			s := float64(a)*float64(b) + float64(c)
+			r := float32(s)
+			if fma32Tie(s) {
+				r = fma32At(as, bs, cs, i)
+			}
+			d[i][lo32], d[i][hi32] = (r), 0
 		}
 	}
 }
 
-func hFmaF16(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
-	cs := w.src(in, 2)
+func hFmaF16(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
+	cs := w.regs[x.c:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
-		cs = cs[:len(d)]
 		for i := range d {
 			a := h2f(uint16(as[i]))
 			b := h2f(uint16(bs[i]))
@@ -4206,43 +3883,37 @@ func hFmaF16(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hFmaF64(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
-	cs := w.src(in, 2)
+func hFmaF64(w *Warp, x *xinst) {
+	d := w.f64[x.d : x.d+x.n]
+	as := w.f64[x.a:][:len(d)]
+	bs := w.f64[x.b:][:len(d)]
+	cs := w.f64[x.c:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
-		cs = cs[:len(d)]
 		for i := range d {
-			a := math.Float64frombits(as[i])
-			b := math.Float64frombits(bs[i])
-			c := math.Float64frombits(cs[i])
-			d[i] = math.Float64bits((math.FMA(a, b, c)))
+			a := as[i]
+			b := bs[i]
+			c := cs[i]
+			d[i] = (math.FMA(a, b, c))
 		}
 		return
 	}
 	for o := 0; o < len(d); o += w.width {
 		for _, l := range w.lanes {
 			i := o + int(l)
-			a := math.Float64frombits(as[i])
-			b := math.Float64frombits(bs[i])
-			c := math.Float64frombits(cs[i])
-			d[i] = math.Float64bits((math.FMA(a, b, c)))
+			a := as[i]
+			b := bs[i]
+			c := cs[i]
+			d[i] = (math.FMA(a, b, c))
 		}
 	}
 }
 
-func hFClampF16(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
-	cs := w.src(in, 2)
+func hFClampF16(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
+	cs := w.regs[x.c:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
-		cs = cs[:len(d)]
 		for i := range d {
 			a := h2f(uint16(as[i]))
 			b := h2f(uint16(bs[i]))
@@ -4262,71 +3933,62 @@ func hFClampF16(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hFClampF32(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
-	cs := w.src(in, 2)
+func hFClampF32(w *Warp, x *xinst) {
+	d := w.f32[x.d : x.d+x.n]
+	as := w.f32[x.a:][:len(d)]
+	bs := w.f32[x.b:][:len(d)]
+	cs := w.f32[x.c:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
-		cs = cs[:len(d)]
 		for i := range d {
-			a := math.Float32frombits(uint32(as[i]))
-			b := math.Float32frombits(uint32(bs[i]))
-			c := math.Float32frombits(uint32(cs[i]))
-			d[i] = uint64(math.Float32bits((fmin(fmax(a, b), c))))
+			a := as[i][lo32]
+			b := bs[i][lo32]
+			c := cs[i][lo32]
+			d[i][lo32], d[i][hi32] = (fmin(fmax(a, b), c)), 0
 		}
 		return
 	}
 	for o := 0; o < len(d); o += w.width {
 		for _, l := range w.lanes {
 			i := o + int(l)
-			a := math.Float32frombits(uint32(as[i]))
-			b := math.Float32frombits(uint32(bs[i]))
-			c := math.Float32frombits(uint32(cs[i]))
-			d[i] = uint64(math.Float32bits((fmin(fmax(a, b), c))))
+			a := as[i][lo32]
+			b := bs[i][lo32]
+			c := cs[i][lo32]
+			d[i][lo32], d[i][hi32] = (fmin(fmax(a, b), c)), 0
 		}
 	}
 }
 
-func hFClampF64(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
-	cs := w.src(in, 2)
+func hFClampF64(w *Warp, x *xinst) {
+	d := w.f64[x.d : x.d+x.n]
+	as := w.f64[x.a:][:len(d)]
+	bs := w.f64[x.b:][:len(d)]
+	cs := w.f64[x.c:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
-		cs = cs[:len(d)]
 		for i := range d {
-			a := math.Float64frombits(as[i])
-			b := math.Float64frombits(bs[i])
-			c := math.Float64frombits(cs[i])
-			d[i] = math.Float64bits((fmin(fmax(a, b), c)))
+			a := as[i]
+			b := bs[i]
+			c := cs[i]
+			d[i] = (fmin(fmax(a, b), c))
 		}
 		return
 	}
 	for o := 0; o < len(d); o += w.width {
 		for _, l := range w.lanes {
 			i := o + int(l)
-			a := math.Float64frombits(as[i])
-			b := math.Float64frombits(bs[i])
-			c := math.Float64frombits(cs[i])
-			d[i] = math.Float64bits((fmin(fmax(a, b), c)))
+			a := as[i]
+			b := bs[i]
+			c := cs[i]
+			d[i] = (fmin(fmax(a, b), c))
 		}
 	}
 }
 
-func hSClampS8(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
-	cs := w.src(in, 2)
+func hSClampS8(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
+	cs := w.regs[x.c:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
-		cs = cs[:len(d)]
 		for i := range d {
 			a := int8(uint8(as[i]))
 			b := int8(uint8(bs[i]))
@@ -4346,15 +4008,12 @@ func hSClampS8(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hSClampS16(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
-	cs := w.src(in, 2)
+func hSClampS16(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
+	cs := w.regs[x.c:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
-		cs = cs[:len(d)]
 		for i := range d {
 			a := int16(uint16(as[i]))
 			b := int16(uint16(bs[i]))
@@ -4374,15 +4033,12 @@ func hSClampS16(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hSClampS32(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
-	cs := w.src(in, 2)
+func hSClampS32(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
+	cs := w.regs[x.c:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
-		cs = cs[:len(d)]
 		for i := range d {
 			a := int32(uint32(as[i]))
 			b := int32(uint32(bs[i]))
@@ -4402,15 +4058,12 @@ func hSClampS32(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hSClampS64(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
-	cs := w.src(in, 2)
+func hSClampS64(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
+	cs := w.regs[x.c:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
-		cs = cs[:len(d)]
 		for i := range d {
 			a := int64(as[i])
 			b := int64(bs[i])
@@ -4430,15 +4083,12 @@ func hSClampS64(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hUClampU8(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
-	cs := w.src(in, 2)
+func hUClampU8(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
+	cs := w.regs[x.c:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
-		cs = cs[:len(d)]
 		for i := range d {
 			a := uint8(as[i])
 			b := uint8(bs[i])
@@ -4458,15 +4108,12 @@ func hUClampU8(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hUClampU16(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
-	cs := w.src(in, 2)
+func hUClampU16(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
+	cs := w.regs[x.c:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
-		cs = cs[:len(d)]
 		for i := range d {
 			a := uint16(as[i])
 			b := uint16(bs[i])
@@ -4486,15 +4133,12 @@ func hUClampU16(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hUClampU32(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
-	cs := w.src(in, 2)
+func hUClampU32(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
+	cs := w.regs[x.c:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
-		cs = cs[:len(d)]
 		for i := range d {
 			a := uint32(as[i])
 			b := uint32(bs[i])
@@ -4514,15 +4158,12 @@ func hUClampU32(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hUClampU64(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
-	cs := w.src(in, 2)
+func hUClampU64(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
+	cs := w.regs[x.c:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
-		cs = cs[:len(d)]
 		for i := range d {
 			a := as[i]
 			b := bs[i]
@@ -4542,15 +4183,12 @@ func hUClampU64(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hFMixF16(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
-	cs := w.src(in, 2)
+func hFMixF16(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
+	cs := w.regs[x.c:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
-		cs = cs[:len(d)]
 		for i := range d {
 			a := h2f(uint16(as[i]))
 			b := h2f(uint16(bs[i]))
@@ -4570,71 +4208,62 @@ func hFMixF16(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hFMixF32(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
-	cs := w.src(in, 2)
+func hFMixF32(w *Warp, x *xinst) {
+	d := w.f32[x.d : x.d+x.n]
+	as := w.f32[x.a:][:len(d)]
+	bs := w.f32[x.b:][:len(d)]
+	cs := w.f32[x.c:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
-		cs = cs[:len(d)]
 		for i := range d {
-			a := math.Float32frombits(uint32(as[i]))
-			b := math.Float32frombits(uint32(bs[i]))
-			c := math.Float32frombits(uint32(cs[i]))
-			d[i] = uint64(math.Float32bits((a + (b-a)*c)))
+			a := as[i][lo32]
+			b := bs[i][lo32]
+			c := cs[i][lo32]
+			d[i][lo32], d[i][hi32] = (a + (b-a)*c), 0
 		}
 		return
 	}
 	for o := 0; o < len(d); o += w.width {
 		for _, l := range w.lanes {
 			i := o + int(l)
-			a := math.Float32frombits(uint32(as[i]))
-			b := math.Float32frombits(uint32(bs[i]))
-			c := math.Float32frombits(uint32(cs[i]))
-			d[i] = uint64(math.Float32bits((a + (b-a)*c)))
+			a := as[i][lo32]
+			b := bs[i][lo32]
+			c := cs[i][lo32]
+			d[i][lo32], d[i][hi32] = (a + (b-a)*c), 0
 		}
 	}
 }
 
-func hFMixF64(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
-	cs := w.src(in, 2)
+func hFMixF64(w *Warp, x *xinst) {
+	d := w.f64[x.d : x.d+x.n]
+	as := w.f64[x.a:][:len(d)]
+	bs := w.f64[x.b:][:len(d)]
+	cs := w.f64[x.c:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
-		cs = cs[:len(d)]
 		for i := range d {
-			a := math.Float64frombits(as[i])
-			b := math.Float64frombits(bs[i])
-			c := math.Float64frombits(cs[i])
-			d[i] = math.Float64bits((a + (b-a)*c))
+			a := as[i]
+			b := bs[i]
+			c := cs[i]
+			d[i] = (a + (b-a)*c)
 		}
 		return
 	}
 	for o := 0; o < len(d); o += w.width {
 		for _, l := range w.lanes {
 			i := o + int(l)
-			a := math.Float64frombits(as[i])
-			b := math.Float64frombits(bs[i])
-			c := math.Float64frombits(cs[i])
-			d[i] = math.Float64bits((a + (b-a)*c))
+			a := as[i]
+			b := bs[i]
+			c := cs[i]
+			d[i] = (a + (b-a)*c)
 		}
 	}
 }
 
-func hUMad24U32(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
-	cs := w.src(in, 2)
+func hUMad24U32(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
+	cs := w.regs[x.c:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
-		cs = cs[:len(d)]
 		for i := range d {
 			a := uint32(as[i])
 			b := uint32(bs[i])
@@ -4654,15 +4283,12 @@ func hUMad24U32(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hSMad24S32(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
-	cs := w.src(in, 2)
+func hSMad24S32(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
+	cs := w.regs[x.c:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
-		cs = cs[:len(d)]
 		for i := range d {
 			a := int32(uint32(as[i]))
 			b := int32(uint32(bs[i]))
@@ -4682,13 +4308,11 @@ func hSMad24S32(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hFMinF16(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hFMinF16(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := h2f(uint16(as[i]))
 			b := h2f(uint16(bs[i]))
@@ -4706,61 +4330,55 @@ func hFMinF16(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hFMinF32(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hFMinF32(w *Warp, x *xinst) {
+	d := w.f32[x.d : x.d+x.n]
+	as := w.f32[x.a:][:len(d)]
+	bs := w.f32[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
-			a := math.Float32frombits(uint32(as[i]))
-			b := math.Float32frombits(uint32(bs[i]))
-			d[i] = uint64(math.Float32bits((fmin(a, b))))
+			a := as[i][lo32]
+			b := bs[i][lo32]
+			d[i][lo32], d[i][hi32] = (fmin(a, b)), 0
 		}
 		return
 	}
 	for o := 0; o < len(d); o += w.width {
 		for _, l := range w.lanes {
 			i := o + int(l)
-			a := math.Float32frombits(uint32(as[i]))
-			b := math.Float32frombits(uint32(bs[i]))
-			d[i] = uint64(math.Float32bits((fmin(a, b))))
+			a := as[i][lo32]
+			b := bs[i][lo32]
+			d[i][lo32], d[i][hi32] = (fmin(a, b)), 0
 		}
 	}
 }
 
-func hFMinF64(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hFMinF64(w *Warp, x *xinst) {
+	d := w.f64[x.d : x.d+x.n]
+	as := w.f64[x.a:][:len(d)]
+	bs := w.f64[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
-			a := math.Float64frombits(as[i])
-			b := math.Float64frombits(bs[i])
-			d[i] = math.Float64bits((fmin(a, b)))
+			a := as[i]
+			b := bs[i]
+			d[i] = (fmin(a, b))
 		}
 		return
 	}
 	for o := 0; o < len(d); o += w.width {
 		for _, l := range w.lanes {
 			i := o + int(l)
-			a := math.Float64frombits(as[i])
-			b := math.Float64frombits(bs[i])
-			d[i] = math.Float64bits((fmin(a, b)))
+			a := as[i]
+			b := bs[i]
+			d[i] = (fmin(a, b))
 		}
 	}
 }
 
-func hFMaxF16(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hFMaxF16(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := h2f(uint16(as[i]))
 			b := h2f(uint16(bs[i]))
@@ -4778,61 +4396,55 @@ func hFMaxF16(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hFMaxF32(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hFMaxF32(w *Warp, x *xinst) {
+	d := w.f32[x.d : x.d+x.n]
+	as := w.f32[x.a:][:len(d)]
+	bs := w.f32[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
-			a := math.Float32frombits(uint32(as[i]))
-			b := math.Float32frombits(uint32(bs[i]))
-			d[i] = uint64(math.Float32bits((fmax(a, b))))
+			a := as[i][lo32]
+			b := bs[i][lo32]
+			d[i][lo32], d[i][hi32] = (fmax(a, b)), 0
 		}
 		return
 	}
 	for o := 0; o < len(d); o += w.width {
 		for _, l := range w.lanes {
 			i := o + int(l)
-			a := math.Float32frombits(uint32(as[i]))
-			b := math.Float32frombits(uint32(bs[i]))
-			d[i] = uint64(math.Float32bits((fmax(a, b))))
+			a := as[i][lo32]
+			b := bs[i][lo32]
+			d[i][lo32], d[i][hi32] = (fmax(a, b)), 0
 		}
 	}
 }
 
-func hFMaxF64(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hFMaxF64(w *Warp, x *xinst) {
+	d := w.f64[x.d : x.d+x.n]
+	as := w.f64[x.a:][:len(d)]
+	bs := w.f64[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
-			a := math.Float64frombits(as[i])
-			b := math.Float64frombits(bs[i])
-			d[i] = math.Float64bits((fmax(a, b)))
+			a := as[i]
+			b := bs[i]
+			d[i] = (fmax(a, b))
 		}
 		return
 	}
 	for o := 0; o < len(d); o += w.width {
 		for _, l := range w.lanes {
 			i := o + int(l)
-			a := math.Float64frombits(as[i])
-			b := math.Float64frombits(bs[i])
-			d[i] = math.Float64bits((fmax(a, b)))
+			a := as[i]
+			b := bs[i]
+			d[i] = (fmax(a, b))
 		}
 	}
 }
 
-func hSMinS8(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hSMinS8(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := int8(uint8(as[i]))
 			b := int8(uint8(bs[i]))
@@ -4850,13 +4462,11 @@ func hSMinS8(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hSMinS16(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hSMinS16(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := int16(uint16(as[i]))
 			b := int16(uint16(bs[i]))
@@ -4874,13 +4484,11 @@ func hSMinS16(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hSMinS32(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hSMinS32(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := int32(uint32(as[i]))
 			b := int32(uint32(bs[i]))
@@ -4898,13 +4506,11 @@ func hSMinS32(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hSMinS64(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hSMinS64(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := int64(as[i])
 			b := int64(bs[i])
@@ -4922,13 +4528,11 @@ func hSMinS64(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hSMaxS8(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hSMaxS8(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := int8(uint8(as[i]))
 			b := int8(uint8(bs[i]))
@@ -4946,13 +4550,11 @@ func hSMaxS8(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hSMaxS16(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hSMaxS16(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := int16(uint16(as[i]))
 			b := int16(uint16(bs[i]))
@@ -4970,13 +4572,11 @@ func hSMaxS16(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hSMaxS32(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hSMaxS32(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := int32(uint32(as[i]))
 			b := int32(uint32(bs[i]))
@@ -4994,13 +4594,11 @@ func hSMaxS32(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hSMaxS64(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hSMaxS64(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := int64(as[i])
 			b := int64(bs[i])
@@ -5018,13 +4616,11 @@ func hSMaxS64(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hUMinU8(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hUMinU8(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := uint8(as[i])
 			b := uint8(bs[i])
@@ -5042,13 +4638,11 @@ func hUMinU8(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hUMinU16(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hUMinU16(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := uint16(as[i])
 			b := uint16(bs[i])
@@ -5066,13 +4660,11 @@ func hUMinU16(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hUMinU32(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hUMinU32(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := uint32(as[i])
 			b := uint32(bs[i])
@@ -5090,13 +4682,11 @@ func hUMinU32(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hUMinU64(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hUMinU64(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := as[i]
 			b := bs[i]
@@ -5114,13 +4704,11 @@ func hUMinU64(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hUMaxU8(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hUMaxU8(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := uint8(as[i])
 			b := uint8(bs[i])
@@ -5138,13 +4726,11 @@ func hUMaxU8(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hUMaxU16(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hUMaxU16(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := uint16(as[i])
 			b := uint16(bs[i])
@@ -5162,13 +4748,11 @@ func hUMaxU16(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hUMaxU32(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hUMaxU32(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := uint32(as[i])
 			b := uint32(bs[i])
@@ -5186,13 +4770,11 @@ func hUMaxU32(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hUMaxU64(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hUMaxU64(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := as[i]
 			b := bs[i]
@@ -5210,13 +4792,11 @@ func hUMaxU64(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hUMul24U32(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hUMul24U32(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := uint32(as[i])
 			b := uint32(bs[i])
@@ -5234,13 +4814,11 @@ func hUMul24U32(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hSMul24S32(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hSMul24S32(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := int32(uint32(as[i]))
 			b := int32(uint32(bs[i]))
@@ -5258,13 +4836,11 @@ func hSMul24S32(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hUMulHiU8(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hUMulHiU8(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := uint8(as[i])
 			b := uint8(bs[i])
@@ -5282,13 +4858,11 @@ func hUMulHiU8(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hUMulHiU16(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hUMulHiU16(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := uint16(as[i])
 			b := uint16(bs[i])
@@ -5306,13 +4880,11 @@ func hUMulHiU16(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hUMulHiU32(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hUMulHiU32(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := uint32(as[i])
 			b := uint32(bs[i])
@@ -5330,13 +4902,11 @@ func hUMulHiU32(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hUMulHiU64(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hUMulHiU64(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := as[i]
 			b := bs[i]
@@ -5354,13 +4924,11 @@ func hUMulHiU64(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hSMulHiS8(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hSMulHiS8(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := int8(uint8(as[i]))
 			b := int8(uint8(bs[i]))
@@ -5378,13 +4946,11 @@ func hSMulHiS8(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hSMulHiS16(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hSMulHiS16(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := int16(uint16(as[i]))
 			b := int16(uint16(bs[i]))
@@ -5402,13 +4968,11 @@ func hSMulHiS16(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hSMulHiS32(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hSMulHiS32(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := int32(uint32(as[i]))
 			b := int32(uint32(bs[i]))
@@ -5426,13 +4990,11 @@ func hSMulHiS32(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hSMulHiS64(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hSMulHiS64(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := int64(as[i])
 			b := int64(bs[i])
@@ -5450,13 +5012,11 @@ func hSMulHiS64(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hRotateU8(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hRotateU8(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := uint8(as[i])
 			b := uint8(bs[i])
@@ -5474,13 +5034,11 @@ func hRotateU8(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hRotateU16(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hRotateU16(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := uint16(as[i])
 			b := uint16(bs[i])
@@ -5498,13 +5056,11 @@ func hRotateU16(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hRotateU32(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hRotateU32(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := uint32(as[i])
 			b := uint32(bs[i])
@@ -5522,13 +5078,11 @@ func hRotateU32(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hRotateU64(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hRotateU64(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := as[i]
 			b := bs[i]
@@ -5546,11 +5100,10 @@ func hRotateU64(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hFAbsF16(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hFAbsF16(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
 			a := h2f(uint16(as[i]))
 			d[i] = uint64(f2h((fabs(a))))
@@ -5566,51 +5119,48 @@ func hFAbsF16(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hFAbsF32(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hFAbsF32(w *Warp, x *xinst) {
+	d := w.f32[x.d : x.d+x.n]
+	as := w.f32[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
-			a := math.Float32frombits(uint32(as[i]))
-			d[i] = uint64(math.Float32bits((fabs(a))))
+			a := as[i][lo32]
+			d[i][lo32], d[i][hi32] = (fabs(a)), 0
 		}
 		return
 	}
 	for o := 0; o < len(d); o += w.width {
 		for _, l := range w.lanes {
 			i := o + int(l)
-			a := math.Float32frombits(uint32(as[i]))
-			d[i] = uint64(math.Float32bits((fabs(a))))
+			a := as[i][lo32]
+			d[i][lo32], d[i][hi32] = (fabs(a)), 0
 		}
 	}
 }
 
-func hFAbsF64(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hFAbsF64(w *Warp, x *xinst) {
+	d := w.f64[x.d : x.d+x.n]
+	as := w.f64[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
-			a := math.Float64frombits(as[i])
-			d[i] = math.Float64bits((fabs(a)))
+			a := as[i]
+			d[i] = (fabs(a))
 		}
 		return
 	}
 	for o := 0; o < len(d); o += w.width {
 		for _, l := range w.lanes {
 			i := o + int(l)
-			a := math.Float64frombits(as[i])
-			d[i] = math.Float64bits((fabs(a)))
+			a := as[i]
+			d[i] = (fabs(a))
 		}
 	}
 }
 
-func hSAbsS8(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hSAbsS8(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
 			a := int8(uint8(as[i]))
 			d[i] = uint64(uint8((sabs(a))))
@@ -5626,11 +5176,10 @@ func hSAbsS8(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hSAbsS16(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hSAbsS16(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
 			a := int16(uint16(as[i]))
 			d[i] = uint64(uint16((sabs(a))))
@@ -5646,11 +5195,10 @@ func hSAbsS16(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hSAbsS32(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hSAbsS32(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
 			a := int32(uint32(as[i]))
 			d[i] = uint64(uint32((sabs(a))))
@@ -5666,11 +5214,10 @@ func hSAbsS32(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hSAbsS64(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hSAbsS64(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
 			a := int64(as[i])
 			d[i] = uint64((sabs(a)))
@@ -5686,11 +5233,10 @@ func hSAbsS64(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hSqrtF16(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hSqrtF16(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
 			a := h2f(uint16(as[i]))
 			d[i] = uint64(f2h((fsqrt(a))))
@@ -5706,51 +5252,48 @@ func hSqrtF16(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hSqrtF32(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hSqrtF32(w *Warp, x *xinst) {
+	d := w.f32[x.d : x.d+x.n]
+	as := w.f32[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
-			a := math.Float32frombits(uint32(as[i]))
-			d[i] = uint64(math.Float32bits((fsqrt(a))))
+			a := as[i][lo32]
+			d[i][lo32], d[i][hi32] = (fsqrt(a)), 0
 		}
 		return
 	}
 	for o := 0; o < len(d); o += w.width {
 		for _, l := range w.lanes {
 			i := o + int(l)
-			a := math.Float32frombits(uint32(as[i]))
-			d[i] = uint64(math.Float32bits((fsqrt(a))))
+			a := as[i][lo32]
+			d[i][lo32], d[i][hi32] = (fsqrt(a)), 0
 		}
 	}
 }
 
-func hSqrtF64(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hSqrtF64(w *Warp, x *xinst) {
+	d := w.f64[x.d : x.d+x.n]
+	as := w.f64[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
-			a := math.Float64frombits(as[i])
-			d[i] = math.Float64bits((fsqrt(a)))
+			a := as[i]
+			d[i] = (fsqrt(a))
 		}
 		return
 	}
 	for o := 0; o < len(d); o += w.width {
 		for _, l := range w.lanes {
 			i := o + int(l)
-			a := math.Float64frombits(as[i])
-			d[i] = math.Float64bits((fsqrt(a)))
+			a := as[i]
+			d[i] = (fsqrt(a))
 		}
 	}
 }
 
-func hRsqrtF16(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hRsqrtF16(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
 			a := h2f(uint16(as[i]))
 			d[i] = uint64(f2h((1 / fsqrt(a))))
@@ -5766,51 +5309,48 @@ func hRsqrtF16(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hRsqrtF32(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hRsqrtF32(w *Warp, x *xinst) {
+	d := w.f32[x.d : x.d+x.n]
+	as := w.f32[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
-			a := math.Float32frombits(uint32(as[i]))
-			d[i] = uint64(math.Float32bits((1 / fsqrt(a))))
+			a := as[i][lo32]
+			d[i][lo32], d[i][hi32] = (1 / fsqrt(a)), 0
 		}
 		return
 	}
 	for o := 0; o < len(d); o += w.width {
 		for _, l := range w.lanes {
 			i := o + int(l)
-			a := math.Float32frombits(uint32(as[i]))
-			d[i] = uint64(math.Float32bits((1 / fsqrt(a))))
+			a := as[i][lo32]
+			d[i][lo32], d[i][hi32] = (1 / fsqrt(a)), 0
 		}
 	}
 }
 
-func hRsqrtF64(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hRsqrtF64(w *Warp, x *xinst) {
+	d := w.f64[x.d : x.d+x.n]
+	as := w.f64[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
-			a := math.Float64frombits(as[i])
-			d[i] = math.Float64bits((1 / fsqrt(a)))
+			a := as[i]
+			d[i] = (1 / fsqrt(a))
 		}
 		return
 	}
 	for o := 0; o < len(d); o += w.width {
 		for _, l := range w.lanes {
 			i := o + int(l)
-			a := math.Float64frombits(as[i])
-			d[i] = math.Float64bits((1 / fsqrt(a)))
+			a := as[i]
+			d[i] = (1 / fsqrt(a))
 		}
 	}
 }
 
-func hRecipF16(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hRecipF16(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
 			a := h2f(uint16(as[i]))
 			d[i] = uint64(f2h((1 / a)))
@@ -5826,51 +5366,48 @@ func hRecipF16(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hRecipF32(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hRecipF32(w *Warp, x *xinst) {
+	d := w.f32[x.d : x.d+x.n]
+	as := w.f32[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
-			a := math.Float32frombits(uint32(as[i]))
-			d[i] = uint64(math.Float32bits((1 / a)))
+			a := as[i][lo32]
+			d[i][lo32], d[i][hi32] = (1 / a), 0
 		}
 		return
 	}
 	for o := 0; o < len(d); o += w.width {
 		for _, l := range w.lanes {
 			i := o + int(l)
-			a := math.Float32frombits(uint32(as[i]))
-			d[i] = uint64(math.Float32bits((1 / a)))
+			a := as[i][lo32]
+			d[i][lo32], d[i][hi32] = (1 / a), 0
 		}
 	}
 }
 
-func hRecipF64(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hRecipF64(w *Warp, x *xinst) {
+	d := w.f64[x.d : x.d+x.n]
+	as := w.f64[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
-			a := math.Float64frombits(as[i])
-			d[i] = math.Float64bits((1 / a))
+			a := as[i]
+			d[i] = (1 / a)
 		}
 		return
 	}
 	for o := 0; o < len(d); o += w.width {
 		for _, l := range w.lanes {
 			i := o + int(l)
-			a := math.Float64frombits(as[i])
-			d[i] = math.Float64bits((1 / a))
+			a := as[i]
+			d[i] = (1 / a)
 		}
 	}
 }
 
-func hFloorF16(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hFloorF16(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
 			a := h2f(uint16(as[i]))
 			d[i] = uint64(f2h((ffloor(a))))
@@ -5886,51 +5423,48 @@ func hFloorF16(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hFloorF32(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hFloorF32(w *Warp, x *xinst) {
+	d := w.f32[x.d : x.d+x.n]
+	as := w.f32[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
-			a := math.Float32frombits(uint32(as[i]))
-			d[i] = uint64(math.Float32bits((ffloor(a))))
+			a := as[i][lo32]
+			d[i][lo32], d[i][hi32] = (ffloor(a)), 0
 		}
 		return
 	}
 	for o := 0; o < len(d); o += w.width {
 		for _, l := range w.lanes {
 			i := o + int(l)
-			a := math.Float32frombits(uint32(as[i]))
-			d[i] = uint64(math.Float32bits((ffloor(a))))
+			a := as[i][lo32]
+			d[i][lo32], d[i][hi32] = (ffloor(a)), 0
 		}
 	}
 }
 
-func hFloorF64(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hFloorF64(w *Warp, x *xinst) {
+	d := w.f64[x.d : x.d+x.n]
+	as := w.f64[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
-			a := math.Float64frombits(as[i])
-			d[i] = math.Float64bits((ffloor(a)))
+			a := as[i]
+			d[i] = (ffloor(a))
 		}
 		return
 	}
 	for o := 0; o < len(d); o += w.width {
 		for _, l := range w.lanes {
 			i := o + int(l)
-			a := math.Float64frombits(as[i])
-			d[i] = math.Float64bits((ffloor(a)))
+			a := as[i]
+			d[i] = (ffloor(a))
 		}
 	}
 }
 
-func hCeilF16(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hCeilF16(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
 			a := h2f(uint16(as[i]))
 			d[i] = uint64(f2h((fceil(a))))
@@ -5946,51 +5480,48 @@ func hCeilF16(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hCeilF32(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hCeilF32(w *Warp, x *xinst) {
+	d := w.f32[x.d : x.d+x.n]
+	as := w.f32[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
-			a := math.Float32frombits(uint32(as[i]))
-			d[i] = uint64(math.Float32bits((fceil(a))))
+			a := as[i][lo32]
+			d[i][lo32], d[i][hi32] = (fceil(a)), 0
 		}
 		return
 	}
 	for o := 0; o < len(d); o += w.width {
 		for _, l := range w.lanes {
 			i := o + int(l)
-			a := math.Float32frombits(uint32(as[i]))
-			d[i] = uint64(math.Float32bits((fceil(a))))
+			a := as[i][lo32]
+			d[i][lo32], d[i][hi32] = (fceil(a)), 0
 		}
 	}
 }
 
-func hCeilF64(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hCeilF64(w *Warp, x *xinst) {
+	d := w.f64[x.d : x.d+x.n]
+	as := w.f64[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
-			a := math.Float64frombits(as[i])
-			d[i] = math.Float64bits((fceil(a)))
+			a := as[i]
+			d[i] = (fceil(a))
 		}
 		return
 	}
 	for o := 0; o < len(d); o += w.width {
 		for _, l := range w.lanes {
 			i := o + int(l)
-			a := math.Float64frombits(as[i])
-			d[i] = math.Float64bits((fceil(a)))
+			a := as[i]
+			d[i] = (fceil(a))
 		}
 	}
 }
 
-func hTruncF16(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hTruncF16(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
 			a := h2f(uint16(as[i]))
 			d[i] = uint64(f2h((ftrunc(a))))
@@ -6006,51 +5537,48 @@ func hTruncF16(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hTruncF32(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hTruncF32(w *Warp, x *xinst) {
+	d := w.f32[x.d : x.d+x.n]
+	as := w.f32[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
-			a := math.Float32frombits(uint32(as[i]))
-			d[i] = uint64(math.Float32bits((ftrunc(a))))
+			a := as[i][lo32]
+			d[i][lo32], d[i][hi32] = (ftrunc(a)), 0
 		}
 		return
 	}
 	for o := 0; o < len(d); o += w.width {
 		for _, l := range w.lanes {
 			i := o + int(l)
-			a := math.Float32frombits(uint32(as[i]))
-			d[i] = uint64(math.Float32bits((ftrunc(a))))
+			a := as[i][lo32]
+			d[i][lo32], d[i][hi32] = (ftrunc(a)), 0
 		}
 	}
 }
 
-func hTruncF64(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hTruncF64(w *Warp, x *xinst) {
+	d := w.f64[x.d : x.d+x.n]
+	as := w.f64[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
-			a := math.Float64frombits(as[i])
-			d[i] = math.Float64bits((ftrunc(a)))
+			a := as[i]
+			d[i] = (ftrunc(a))
 		}
 		return
 	}
 	for o := 0; o < len(d); o += w.width {
 		for _, l := range w.lanes {
 			i := o + int(l)
-			a := math.Float64frombits(as[i])
-			d[i] = math.Float64bits((ftrunc(a)))
+			a := as[i]
+			d[i] = (ftrunc(a))
 		}
 	}
 }
 
-func hRintF16(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hRintF16(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
 			a := h2f(uint16(as[i]))
 			d[i] = uint64(f2h((frint(a))))
@@ -6066,51 +5594,48 @@ func hRintF16(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hRintF32(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hRintF32(w *Warp, x *xinst) {
+	d := w.f32[x.d : x.d+x.n]
+	as := w.f32[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
-			a := math.Float32frombits(uint32(as[i]))
-			d[i] = uint64(math.Float32bits((frint(a))))
+			a := as[i][lo32]
+			d[i][lo32], d[i][hi32] = (frint(a)), 0
 		}
 		return
 	}
 	for o := 0; o < len(d); o += w.width {
 		for _, l := range w.lanes {
 			i := o + int(l)
-			a := math.Float32frombits(uint32(as[i]))
-			d[i] = uint64(math.Float32bits((frint(a))))
+			a := as[i][lo32]
+			d[i][lo32], d[i][hi32] = (frint(a)), 0
 		}
 	}
 }
 
-func hRintF64(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hRintF64(w *Warp, x *xinst) {
+	d := w.f64[x.d : x.d+x.n]
+	as := w.f64[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
-			a := math.Float64frombits(as[i])
-			d[i] = math.Float64bits((frint(a)))
+			a := as[i]
+			d[i] = (frint(a))
 		}
 		return
 	}
 	for o := 0; o < len(d); o += w.width {
 		for _, l := range w.lanes {
 			i := o + int(l)
-			a := math.Float64frombits(as[i])
-			d[i] = math.Float64bits((frint(a)))
+			a := as[i]
+			d[i] = (frint(a))
 		}
 	}
 }
 
-func hClzU8(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hClzU8(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
 			a := uint8(as[i])
 			d[i] = uint64((clz(a)))
@@ -6126,11 +5651,10 @@ func hClzU8(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hClzU16(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hClzU16(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
 			a := uint16(as[i])
 			d[i] = uint64((clz(a)))
@@ -6146,11 +5670,10 @@ func hClzU16(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hClzU32(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hClzU32(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
 			a := uint32(as[i])
 			d[i] = uint64((clz(a)))
@@ -6166,11 +5689,10 @@ func hClzU32(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hClzU64(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hClzU64(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
 			a := as[i]
 			d[i] = (clz(a))
@@ -6186,11 +5708,10 @@ func hClzU64(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hCtzU8(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hCtzU8(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
 			a := uint8(as[i])
 			d[i] = uint64((ctz(a)))
@@ -6206,11 +5727,10 @@ func hCtzU8(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hCtzU16(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hCtzU16(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
 			a := uint16(as[i])
 			d[i] = uint64((ctz(a)))
@@ -6226,11 +5746,10 @@ func hCtzU16(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hCtzU32(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hCtzU32(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
 			a := uint32(as[i])
 			d[i] = uint64((ctz(a)))
@@ -6246,11 +5765,10 @@ func hCtzU32(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hCtzU64(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hCtzU64(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
 			a := as[i]
 			d[i] = (ctz(a))
@@ -6266,13 +5784,11 @@ func hCtzU64(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hLogicalEqualB(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hLogicalEqualB(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := (as[i] != 0)
 			b := (bs[i] != 0)
@@ -6290,13 +5806,11 @@ func hLogicalEqualB(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hLogicalNotEqualB(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hLogicalNotEqualB(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := (as[i] != 0)
 			b := (bs[i] != 0)
@@ -6314,13 +5828,11 @@ func hLogicalNotEqualB(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hLogicalOrB(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hLogicalOrB(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := (as[i] != 0)
 			b := (bs[i] != 0)
@@ -6338,13 +5850,11 @@ func hLogicalOrB(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hLogicalAndB(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hLogicalAndB(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	bs := w.regs[x.b:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
-		bs = bs[:len(d)]
 		for i := range d {
 			a := (as[i] != 0)
 			b := (bs[i] != 0)
@@ -6362,11 +5872,10 @@ func hLogicalAndB(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hLogicalNotB(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hLogicalNotB(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
 			a := (as[i] != 0)
 			d[i] = b2u((!a))
@@ -6382,15 +5891,14 @@ func hLogicalNotB(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hShiftLeftLogicalU8(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hShiftLeftLogicalU8(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	ys := w.regs[x.b:][:len(d)]
 	if w.full {
-		as, bs = as[:len(d)], bs[:len(d)]
 		for i := range d {
 			a := uint8(as[i])
-			y := bs[i]
+			y := ys[i]
 			d[i] = uint64((a << (y & 7)))
 		}
 		return
@@ -6399,21 +5907,20 @@ func hShiftLeftLogicalU8(w *Warp, in *ir.Inst) {
 		for _, l := range w.lanes {
 			i := o + int(l)
 			a := uint8(as[i])
-			y := bs[i]
+			y := ys[i]
 			d[i] = uint64((a << (y & 7)))
 		}
 	}
 }
 
-func hShiftLeftLogicalU16(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hShiftLeftLogicalU16(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	ys := w.regs[x.b:][:len(d)]
 	if w.full {
-		as, bs = as[:len(d)], bs[:len(d)]
 		for i := range d {
 			a := uint16(as[i])
-			y := bs[i]
+			y := ys[i]
 			d[i] = uint64((a << (y & 15)))
 		}
 		return
@@ -6422,21 +5929,20 @@ func hShiftLeftLogicalU16(w *Warp, in *ir.Inst) {
 		for _, l := range w.lanes {
 			i := o + int(l)
 			a := uint16(as[i])
-			y := bs[i]
+			y := ys[i]
 			d[i] = uint64((a << (y & 15)))
 		}
 	}
 }
 
-func hShiftLeftLogicalU32(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hShiftLeftLogicalU32(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	ys := w.regs[x.b:][:len(d)]
 	if w.full {
-		as, bs = as[:len(d)], bs[:len(d)]
 		for i := range d {
 			a := uint32(as[i])
-			y := bs[i]
+			y := ys[i]
 			d[i] = uint64((a << (y & 31)))
 		}
 		return
@@ -6445,21 +5951,20 @@ func hShiftLeftLogicalU32(w *Warp, in *ir.Inst) {
 		for _, l := range w.lanes {
 			i := o + int(l)
 			a := uint32(as[i])
-			y := bs[i]
+			y := ys[i]
 			d[i] = uint64((a << (y & 31)))
 		}
 	}
 }
 
-func hShiftLeftLogicalU64(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hShiftLeftLogicalU64(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	ys := w.regs[x.b:][:len(d)]
 	if w.full {
-		as, bs = as[:len(d)], bs[:len(d)]
 		for i := range d {
 			a := as[i]
-			y := bs[i]
+			y := ys[i]
 			d[i] = (a << (y & 63))
 		}
 		return
@@ -6468,21 +5973,20 @@ func hShiftLeftLogicalU64(w *Warp, in *ir.Inst) {
 		for _, l := range w.lanes {
 			i := o + int(l)
 			a := as[i]
-			y := bs[i]
+			y := ys[i]
 			d[i] = (a << (y & 63))
 		}
 	}
 }
 
-func hShiftRightLogicalU8(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hShiftRightLogicalU8(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	ys := w.regs[x.b:][:len(d)]
 	if w.full {
-		as, bs = as[:len(d)], bs[:len(d)]
 		for i := range d {
 			a := uint8(as[i])
-			y := bs[i]
+			y := ys[i]
 			d[i] = uint64((a >> (y & 7)))
 		}
 		return
@@ -6491,21 +5995,20 @@ func hShiftRightLogicalU8(w *Warp, in *ir.Inst) {
 		for _, l := range w.lanes {
 			i := o + int(l)
 			a := uint8(as[i])
-			y := bs[i]
+			y := ys[i]
 			d[i] = uint64((a >> (y & 7)))
 		}
 	}
 }
 
-func hShiftRightLogicalU16(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hShiftRightLogicalU16(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	ys := w.regs[x.b:][:len(d)]
 	if w.full {
-		as, bs = as[:len(d)], bs[:len(d)]
 		for i := range d {
 			a := uint16(as[i])
-			y := bs[i]
+			y := ys[i]
 			d[i] = uint64((a >> (y & 15)))
 		}
 		return
@@ -6514,21 +6017,20 @@ func hShiftRightLogicalU16(w *Warp, in *ir.Inst) {
 		for _, l := range w.lanes {
 			i := o + int(l)
 			a := uint16(as[i])
-			y := bs[i]
+			y := ys[i]
 			d[i] = uint64((a >> (y & 15)))
 		}
 	}
 }
 
-func hShiftRightLogicalU32(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hShiftRightLogicalU32(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	ys := w.regs[x.b:][:len(d)]
 	if w.full {
-		as, bs = as[:len(d)], bs[:len(d)]
 		for i := range d {
 			a := uint32(as[i])
-			y := bs[i]
+			y := ys[i]
 			d[i] = uint64((a >> (y & 31)))
 		}
 		return
@@ -6537,21 +6039,20 @@ func hShiftRightLogicalU32(w *Warp, in *ir.Inst) {
 		for _, l := range w.lanes {
 			i := o + int(l)
 			a := uint32(as[i])
-			y := bs[i]
+			y := ys[i]
 			d[i] = uint64((a >> (y & 31)))
 		}
 	}
 }
 
-func hShiftRightLogicalU64(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hShiftRightLogicalU64(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	ys := w.regs[x.b:][:len(d)]
 	if w.full {
-		as, bs = as[:len(d)], bs[:len(d)]
 		for i := range d {
 			a := as[i]
-			y := bs[i]
+			y := ys[i]
 			d[i] = (a >> (y & 63))
 		}
 		return
@@ -6560,21 +6061,20 @@ func hShiftRightLogicalU64(w *Warp, in *ir.Inst) {
 		for _, l := range w.lanes {
 			i := o + int(l)
 			a := as[i]
-			y := bs[i]
+			y := ys[i]
 			d[i] = (a >> (y & 63))
 		}
 	}
 }
 
-func hShiftRightArithmeticS8(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hShiftRightArithmeticS8(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	ys := w.regs[x.b:][:len(d)]
 	if w.full {
-		as, bs = as[:len(d)], bs[:len(d)]
 		for i := range d {
 			a := int8(uint8(as[i]))
-			y := bs[i]
+			y := ys[i]
 			d[i] = uint64(uint8((a >> (y & 7))))
 		}
 		return
@@ -6583,21 +6083,20 @@ func hShiftRightArithmeticS8(w *Warp, in *ir.Inst) {
 		for _, l := range w.lanes {
 			i := o + int(l)
 			a := int8(uint8(as[i]))
-			y := bs[i]
+			y := ys[i]
 			d[i] = uint64(uint8((a >> (y & 7))))
 		}
 	}
 }
 
-func hShiftRightArithmeticS16(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hShiftRightArithmeticS16(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	ys := w.regs[x.b:][:len(d)]
 	if w.full {
-		as, bs = as[:len(d)], bs[:len(d)]
 		for i := range d {
 			a := int16(uint16(as[i]))
-			y := bs[i]
+			y := ys[i]
 			d[i] = uint64(uint16((a >> (y & 15))))
 		}
 		return
@@ -6606,21 +6105,20 @@ func hShiftRightArithmeticS16(w *Warp, in *ir.Inst) {
 		for _, l := range w.lanes {
 			i := o + int(l)
 			a := int16(uint16(as[i]))
-			y := bs[i]
+			y := ys[i]
 			d[i] = uint64(uint16((a >> (y & 15))))
 		}
 	}
 }
 
-func hShiftRightArithmeticS32(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hShiftRightArithmeticS32(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	ys := w.regs[x.b:][:len(d)]
 	if w.full {
-		as, bs = as[:len(d)], bs[:len(d)]
 		for i := range d {
 			a := int32(uint32(as[i]))
-			y := bs[i]
+			y := ys[i]
 			d[i] = uint64(uint32((a >> (y & 31))))
 		}
 		return
@@ -6629,21 +6127,20 @@ func hShiftRightArithmeticS32(w *Warp, in *ir.Inst) {
 		for _, l := range w.lanes {
 			i := o + int(l)
 			a := int32(uint32(as[i]))
-			y := bs[i]
+			y := ys[i]
 			d[i] = uint64(uint32((a >> (y & 31))))
 		}
 	}
 }
 
-func hShiftRightArithmeticS64(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
-	bs := w.src(in, 1)
+func hShiftRightArithmeticS64(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
+	ys := w.regs[x.b:][:len(d)]
 	if w.full {
-		as, bs = as[:len(d)], bs[:len(d)]
 		for i := range d {
 			a := int64(as[i])
-			y := bs[i]
+			y := ys[i]
 			d[i] = uint64((a >> (y & 63)))
 		}
 		return
@@ -6652,17 +6149,16 @@ func hShiftRightArithmeticS64(w *Warp, in *ir.Inst) {
 		for _, l := range w.lanes {
 			i := o + int(l)
 			a := int64(as[i])
-			y := bs[i]
+			y := ys[i]
 			d[i] = uint64((a >> (y & 63)))
 		}
 	}
 }
 
-func hBitCountU8(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hBitCountU8(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
 			a := uint8(as[i])
 			d[i] = (uint64(bitsOnes(a)))
@@ -6678,11 +6174,10 @@ func hBitCountU8(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hBitCountU16(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hBitCountU16(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
 			a := uint16(as[i])
 			d[i] = (uint64(bitsOnes(a)))
@@ -6698,11 +6193,10 @@ func hBitCountU16(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hBitCountU32(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hBitCountU32(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
 			a := uint32(as[i])
 			d[i] = (uint64(bitsOnes(a)))
@@ -6718,11 +6212,10 @@ func hBitCountU32(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hBitCountU64(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hBitCountU64(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
 			a := as[i]
 			d[i] = (uint64(bitsOnes(a)))
@@ -6738,14 +6231,13 @@ func hBitCountU64(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hCvtF16F32(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hCvtF16F32(w *Warp, x *xinst) {
+	d := w.f32[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
 			a := h2f(uint16(as[i]))
-			d[i] = uint64(math.Float32bits((float32(a))))
+			d[i][lo32], d[i][hi32] = (float32(a)), 0
 		}
 		return
 	}
@@ -6753,19 +6245,18 @@ func hCvtF16F32(w *Warp, in *ir.Inst) {
 		for _, l := range w.lanes {
 			i := o + int(l)
 			a := h2f(uint16(as[i]))
-			d[i] = uint64(math.Float32bits((float32(a))))
+			d[i][lo32], d[i][hi32] = (float32(a)), 0
 		}
 	}
 }
 
-func hCvtF16F64(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hCvtF16F64(w *Warp, x *xinst) {
+	d := w.f64[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
 			a := h2f(uint16(as[i]))
-			d[i] = math.Float64bits((float64(a)))
+			d[i] = (float64(a))
 		}
 		return
 	}
@@ -6773,16 +6264,15 @@ func hCvtF16F64(w *Warp, in *ir.Inst) {
 		for _, l := range w.lanes {
 			i := o + int(l)
 			a := h2f(uint16(as[i]))
-			d[i] = math.Float64bits((float64(a)))
+			d[i] = (float64(a))
 		}
 	}
 }
 
-func hCvtF16U8(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hCvtF16U8(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
 			a := h2f(uint16(as[i]))
 			d[i] = uint64((uint8(f2int(float64(a), 8, false))))
@@ -6798,11 +6288,10 @@ func hCvtF16U8(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hCvtF16U16(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hCvtF16U16(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
 			a := h2f(uint16(as[i]))
 			d[i] = uint64((uint16(f2int(float64(a), 16, false))))
@@ -6818,11 +6307,10 @@ func hCvtF16U16(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hCvtF16U32(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hCvtF16U32(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
 			a := h2f(uint16(as[i]))
 			d[i] = uint64((uint32(f2int(float64(a), 32, false))))
@@ -6838,11 +6326,10 @@ func hCvtF16U32(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hCvtF16U64(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hCvtF16U64(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
 			a := h2f(uint16(as[i]))
 			d[i] = (uint64(f2int(float64(a), 64, false)))
@@ -6858,11 +6345,10 @@ func hCvtF16U64(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hCvtF16S8(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hCvtF16S8(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
 			a := h2f(uint16(as[i]))
 			d[i] = uint64(uint8((int8(f2int(float64(a), 8, true)))))
@@ -6878,11 +6364,10 @@ func hCvtF16S8(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hCvtF16S16(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hCvtF16S16(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
 			a := h2f(uint16(as[i]))
 			d[i] = uint64(uint16((int16(f2int(float64(a), 16, true)))))
@@ -6898,11 +6383,10 @@ func hCvtF16S16(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hCvtF16S32(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hCvtF16S32(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
 			a := h2f(uint16(as[i]))
 			d[i] = uint64(uint32((int32(f2int(float64(a), 32, true)))))
@@ -6918,11 +6402,10 @@ func hCvtF16S32(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hCvtF16S64(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hCvtF16S64(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
 			a := h2f(uint16(as[i]))
 			d[i] = uint64((int64(f2int(float64(a), 64, true))))
@@ -6938,13 +6421,12 @@ func hCvtF16S64(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hCvtF32F16(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hCvtF32F16(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.f32[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
-			a := math.Float32frombits(uint32(as[i]))
+			a := as[i][lo32]
 			d[i] = uint64(f2h((float32(a))))
 		}
 		return
@@ -6952,39 +6434,37 @@ func hCvtF32F16(w *Warp, in *ir.Inst) {
 	for o := 0; o < len(d); o += w.width {
 		for _, l := range w.lanes {
 			i := o + int(l)
-			a := math.Float32frombits(uint32(as[i]))
+			a := as[i][lo32]
 			d[i] = uint64(f2h((float32(a))))
 		}
 	}
 }
 
-func hCvtF32F64(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hCvtF32F64(w *Warp, x *xinst) {
+	d := w.f64[x.d : x.d+x.n]
+	as := w.f32[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
-			a := math.Float32frombits(uint32(as[i]))
-			d[i] = math.Float64bits((float64(a)))
+			a := as[i][lo32]
+			d[i] = (float64(a))
 		}
 		return
 	}
 	for o := 0; o < len(d); o += w.width {
 		for _, l := range w.lanes {
 			i := o + int(l)
-			a := math.Float32frombits(uint32(as[i]))
-			d[i] = math.Float64bits((float64(a)))
+			a := as[i][lo32]
+			d[i] = (float64(a))
 		}
 	}
 }
 
-func hCvtF32U8(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hCvtF32U8(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.f32[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
-			a := math.Float32frombits(uint32(as[i]))
+			a := as[i][lo32]
 			d[i] = uint64((uint8(f2int(float64(a), 8, false))))
 		}
 		return
@@ -6992,19 +6472,18 @@ func hCvtF32U8(w *Warp, in *ir.Inst) {
 	for o := 0; o < len(d); o += w.width {
 		for _, l := range w.lanes {
 			i := o + int(l)
-			a := math.Float32frombits(uint32(as[i]))
+			a := as[i][lo32]
 			d[i] = uint64((uint8(f2int(float64(a), 8, false))))
 		}
 	}
 }
 
-func hCvtF32U16(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hCvtF32U16(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.f32[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
-			a := math.Float32frombits(uint32(as[i]))
+			a := as[i][lo32]
 			d[i] = uint64((uint16(f2int(float64(a), 16, false))))
 		}
 		return
@@ -7012,19 +6491,18 @@ func hCvtF32U16(w *Warp, in *ir.Inst) {
 	for o := 0; o < len(d); o += w.width {
 		for _, l := range w.lanes {
 			i := o + int(l)
-			a := math.Float32frombits(uint32(as[i]))
+			a := as[i][lo32]
 			d[i] = uint64((uint16(f2int(float64(a), 16, false))))
 		}
 	}
 }
 
-func hCvtF32U32(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hCvtF32U32(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.f32[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
-			a := math.Float32frombits(uint32(as[i]))
+			a := as[i][lo32]
 			d[i] = uint64((uint32(f2int(float64(a), 32, false))))
 		}
 		return
@@ -7032,19 +6510,18 @@ func hCvtF32U32(w *Warp, in *ir.Inst) {
 	for o := 0; o < len(d); o += w.width {
 		for _, l := range w.lanes {
 			i := o + int(l)
-			a := math.Float32frombits(uint32(as[i]))
+			a := as[i][lo32]
 			d[i] = uint64((uint32(f2int(float64(a), 32, false))))
 		}
 	}
 }
 
-func hCvtF32U64(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hCvtF32U64(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.f32[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
-			a := math.Float32frombits(uint32(as[i]))
+			a := as[i][lo32]
 			d[i] = (uint64(f2int(float64(a), 64, false)))
 		}
 		return
@@ -7052,19 +6529,18 @@ func hCvtF32U64(w *Warp, in *ir.Inst) {
 	for o := 0; o < len(d); o += w.width {
 		for _, l := range w.lanes {
 			i := o + int(l)
-			a := math.Float32frombits(uint32(as[i]))
+			a := as[i][lo32]
 			d[i] = (uint64(f2int(float64(a), 64, false)))
 		}
 	}
 }
 
-func hCvtF32S8(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hCvtF32S8(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.f32[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
-			a := math.Float32frombits(uint32(as[i]))
+			a := as[i][lo32]
 			d[i] = uint64(uint8((int8(f2int(float64(a), 8, true)))))
 		}
 		return
@@ -7072,19 +6548,18 @@ func hCvtF32S8(w *Warp, in *ir.Inst) {
 	for o := 0; o < len(d); o += w.width {
 		for _, l := range w.lanes {
 			i := o + int(l)
-			a := math.Float32frombits(uint32(as[i]))
+			a := as[i][lo32]
 			d[i] = uint64(uint8((int8(f2int(float64(a), 8, true)))))
 		}
 	}
 }
 
-func hCvtF32S16(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hCvtF32S16(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.f32[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
-			a := math.Float32frombits(uint32(as[i]))
+			a := as[i][lo32]
 			d[i] = uint64(uint16((int16(f2int(float64(a), 16, true)))))
 		}
 		return
@@ -7092,19 +6567,18 @@ func hCvtF32S16(w *Warp, in *ir.Inst) {
 	for o := 0; o < len(d); o += w.width {
 		for _, l := range w.lanes {
 			i := o + int(l)
-			a := math.Float32frombits(uint32(as[i]))
+			a := as[i][lo32]
 			d[i] = uint64(uint16((int16(f2int(float64(a), 16, true)))))
 		}
 	}
 }
 
-func hCvtF32S32(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hCvtF32S32(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.f32[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
-			a := math.Float32frombits(uint32(as[i]))
+			a := as[i][lo32]
 			d[i] = uint64(uint32((int32(f2int(float64(a), 32, true)))))
 		}
 		return
@@ -7112,19 +6586,18 @@ func hCvtF32S32(w *Warp, in *ir.Inst) {
 	for o := 0; o < len(d); o += w.width {
 		for _, l := range w.lanes {
 			i := o + int(l)
-			a := math.Float32frombits(uint32(as[i]))
+			a := as[i][lo32]
 			d[i] = uint64(uint32((int32(f2int(float64(a), 32, true)))))
 		}
 	}
 }
 
-func hCvtF32S64(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hCvtF32S64(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.f32[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
-			a := math.Float32frombits(uint32(as[i]))
+			a := as[i][lo32]
 			d[i] = uint64((int64(f2int(float64(a), 64, true))))
 		}
 		return
@@ -7132,19 +6605,18 @@ func hCvtF32S64(w *Warp, in *ir.Inst) {
 	for o := 0; o < len(d); o += w.width {
 		for _, l := range w.lanes {
 			i := o + int(l)
-			a := math.Float32frombits(uint32(as[i]))
+			a := as[i][lo32]
 			d[i] = uint64((int64(f2int(float64(a), 64, true))))
 		}
 	}
 }
 
-func hCvtF64F16(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hCvtF64F16(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.f64[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
-			a := math.Float64frombits(as[i])
+			a := as[i]
 			d[i] = uint64(f2h((f64toF32For16(a))))
 		}
 		return
@@ -7152,39 +6624,37 @@ func hCvtF64F16(w *Warp, in *ir.Inst) {
 	for o := 0; o < len(d); o += w.width {
 		for _, l := range w.lanes {
 			i := o + int(l)
-			a := math.Float64frombits(as[i])
+			a := as[i]
 			d[i] = uint64(f2h((f64toF32For16(a))))
 		}
 	}
 }
 
-func hCvtF64F32(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hCvtF64F32(w *Warp, x *xinst) {
+	d := w.f32[x.d : x.d+x.n]
+	as := w.f64[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
-			a := math.Float64frombits(as[i])
-			d[i] = uint64(math.Float32bits((float32(a))))
+			a := as[i]
+			d[i][lo32], d[i][hi32] = (float32(a)), 0
 		}
 		return
 	}
 	for o := 0; o < len(d); o += w.width {
 		for _, l := range w.lanes {
 			i := o + int(l)
-			a := math.Float64frombits(as[i])
-			d[i] = uint64(math.Float32bits((float32(a))))
+			a := as[i]
+			d[i][lo32], d[i][hi32] = (float32(a)), 0
 		}
 	}
 }
 
-func hCvtF64U8(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hCvtF64U8(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.f64[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
-			a := math.Float64frombits(as[i])
+			a := as[i]
 			d[i] = uint64((uint8(f2int(float64(a), 8, false))))
 		}
 		return
@@ -7192,19 +6662,18 @@ func hCvtF64U8(w *Warp, in *ir.Inst) {
 	for o := 0; o < len(d); o += w.width {
 		for _, l := range w.lanes {
 			i := o + int(l)
-			a := math.Float64frombits(as[i])
+			a := as[i]
 			d[i] = uint64((uint8(f2int(float64(a), 8, false))))
 		}
 	}
 }
 
-func hCvtF64U16(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hCvtF64U16(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.f64[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
-			a := math.Float64frombits(as[i])
+			a := as[i]
 			d[i] = uint64((uint16(f2int(float64(a), 16, false))))
 		}
 		return
@@ -7212,19 +6681,18 @@ func hCvtF64U16(w *Warp, in *ir.Inst) {
 	for o := 0; o < len(d); o += w.width {
 		for _, l := range w.lanes {
 			i := o + int(l)
-			a := math.Float64frombits(as[i])
+			a := as[i]
 			d[i] = uint64((uint16(f2int(float64(a), 16, false))))
 		}
 	}
 }
 
-func hCvtF64U32(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hCvtF64U32(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.f64[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
-			a := math.Float64frombits(as[i])
+			a := as[i]
 			d[i] = uint64((uint32(f2int(float64(a), 32, false))))
 		}
 		return
@@ -7232,19 +6700,18 @@ func hCvtF64U32(w *Warp, in *ir.Inst) {
 	for o := 0; o < len(d); o += w.width {
 		for _, l := range w.lanes {
 			i := o + int(l)
-			a := math.Float64frombits(as[i])
+			a := as[i]
 			d[i] = uint64((uint32(f2int(float64(a), 32, false))))
 		}
 	}
 }
 
-func hCvtF64U64(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hCvtF64U64(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.f64[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
-			a := math.Float64frombits(as[i])
+			a := as[i]
 			d[i] = (uint64(f2int(float64(a), 64, false)))
 		}
 		return
@@ -7252,19 +6719,18 @@ func hCvtF64U64(w *Warp, in *ir.Inst) {
 	for o := 0; o < len(d); o += w.width {
 		for _, l := range w.lanes {
 			i := o + int(l)
-			a := math.Float64frombits(as[i])
+			a := as[i]
 			d[i] = (uint64(f2int(float64(a), 64, false)))
 		}
 	}
 }
 
-func hCvtF64S8(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hCvtF64S8(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.f64[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
-			a := math.Float64frombits(as[i])
+			a := as[i]
 			d[i] = uint64(uint8((int8(f2int(float64(a), 8, true)))))
 		}
 		return
@@ -7272,19 +6738,18 @@ func hCvtF64S8(w *Warp, in *ir.Inst) {
 	for o := 0; o < len(d); o += w.width {
 		for _, l := range w.lanes {
 			i := o + int(l)
-			a := math.Float64frombits(as[i])
+			a := as[i]
 			d[i] = uint64(uint8((int8(f2int(float64(a), 8, true)))))
 		}
 	}
 }
 
-func hCvtF64S16(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hCvtF64S16(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.f64[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
-			a := math.Float64frombits(as[i])
+			a := as[i]
 			d[i] = uint64(uint16((int16(f2int(float64(a), 16, true)))))
 		}
 		return
@@ -7292,19 +6757,18 @@ func hCvtF64S16(w *Warp, in *ir.Inst) {
 	for o := 0; o < len(d); o += w.width {
 		for _, l := range w.lanes {
 			i := o + int(l)
-			a := math.Float64frombits(as[i])
+			a := as[i]
 			d[i] = uint64(uint16((int16(f2int(float64(a), 16, true)))))
 		}
 	}
 }
 
-func hCvtF64S32(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hCvtF64S32(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.f64[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
-			a := math.Float64frombits(as[i])
+			a := as[i]
 			d[i] = uint64(uint32((int32(f2int(float64(a), 32, true)))))
 		}
 		return
@@ -7312,19 +6776,18 @@ func hCvtF64S32(w *Warp, in *ir.Inst) {
 	for o := 0; o < len(d); o += w.width {
 		for _, l := range w.lanes {
 			i := o + int(l)
-			a := math.Float64frombits(as[i])
+			a := as[i]
 			d[i] = uint64(uint32((int32(f2int(float64(a), 32, true)))))
 		}
 	}
 }
 
-func hCvtF64S64(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hCvtF64S64(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.f64[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
-			a := math.Float64frombits(as[i])
+			a := as[i]
 			d[i] = uint64((int64(f2int(float64(a), 64, true))))
 		}
 		return
@@ -7332,17 +6795,16 @@ func hCvtF64S64(w *Warp, in *ir.Inst) {
 	for o := 0; o < len(d); o += w.width {
 		for _, l := range w.lanes {
 			i := o + int(l)
-			a := math.Float64frombits(as[i])
+			a := as[i]
 			d[i] = uint64((int64(f2int(float64(a), 64, true))))
 		}
 	}
 }
 
-func hCvtU8F16(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hCvtU8F16(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
 			a := uint8(as[i])
 			d[i] = uint64(f2h((int2f16(a))))
@@ -7358,14 +6820,13 @@ func hCvtU8F16(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hCvtU8F32(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hCvtU8F32(w *Warp, x *xinst) {
+	d := w.f32[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
 			a := uint8(as[i])
-			d[i] = uint64(math.Float32bits((float32(a))))
+			d[i][lo32], d[i][hi32] = (float32(a)), 0
 		}
 		return
 	}
@@ -7373,19 +6834,18 @@ func hCvtU8F32(w *Warp, in *ir.Inst) {
 		for _, l := range w.lanes {
 			i := o + int(l)
 			a := uint8(as[i])
-			d[i] = uint64(math.Float32bits((float32(a))))
+			d[i][lo32], d[i][hi32] = (float32(a)), 0
 		}
 	}
 }
 
-func hCvtU8F64(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hCvtU8F64(w *Warp, x *xinst) {
+	d := w.f64[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
 			a := uint8(as[i])
-			d[i] = math.Float64bits((float64(a)))
+			d[i] = (float64(a))
 		}
 		return
 	}
@@ -7393,16 +6853,15 @@ func hCvtU8F64(w *Warp, in *ir.Inst) {
 		for _, l := range w.lanes {
 			i := o + int(l)
 			a := uint8(as[i])
-			d[i] = math.Float64bits((float64(a)))
+			d[i] = (float64(a))
 		}
 	}
 }
 
-func hCvtU8U16(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hCvtU8U16(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
 			a := uint8(as[i])
 			d[i] = uint64((uint16(a)))
@@ -7418,11 +6877,10 @@ func hCvtU8U16(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hCvtU8U32(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hCvtU8U32(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
 			a := uint8(as[i])
 			d[i] = uint64((uint32(a)))
@@ -7438,11 +6896,10 @@ func hCvtU8U32(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hCvtU8U64(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hCvtU8U64(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
 			a := uint8(as[i])
 			d[i] = (uint64(a))
@@ -7458,11 +6915,10 @@ func hCvtU8U64(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hCvtU16F16(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hCvtU16F16(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
 			a := uint16(as[i])
 			d[i] = uint64(f2h((int2f16(a))))
@@ -7478,14 +6934,13 @@ func hCvtU16F16(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hCvtU16F32(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hCvtU16F32(w *Warp, x *xinst) {
+	d := w.f32[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
 			a := uint16(as[i])
-			d[i] = uint64(math.Float32bits((float32(a))))
+			d[i][lo32], d[i][hi32] = (float32(a)), 0
 		}
 		return
 	}
@@ -7493,19 +6948,18 @@ func hCvtU16F32(w *Warp, in *ir.Inst) {
 		for _, l := range w.lanes {
 			i := o + int(l)
 			a := uint16(as[i])
-			d[i] = uint64(math.Float32bits((float32(a))))
+			d[i][lo32], d[i][hi32] = (float32(a)), 0
 		}
 	}
 }
 
-func hCvtU16F64(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hCvtU16F64(w *Warp, x *xinst) {
+	d := w.f64[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
 			a := uint16(as[i])
-			d[i] = math.Float64bits((float64(a)))
+			d[i] = (float64(a))
 		}
 		return
 	}
@@ -7513,16 +6967,15 @@ func hCvtU16F64(w *Warp, in *ir.Inst) {
 		for _, l := range w.lanes {
 			i := o + int(l)
 			a := uint16(as[i])
-			d[i] = math.Float64bits((float64(a)))
+			d[i] = (float64(a))
 		}
 	}
 }
 
-func hCvtU16U8(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hCvtU16U8(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
 			a := uint16(as[i])
 			d[i] = uint64((uint8(a)))
@@ -7538,11 +6991,10 @@ func hCvtU16U8(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hCvtU16U32(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hCvtU16U32(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
 			a := uint16(as[i])
 			d[i] = uint64((uint32(a)))
@@ -7558,11 +7010,10 @@ func hCvtU16U32(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hCvtU16U64(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hCvtU16U64(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
 			a := uint16(as[i])
 			d[i] = (uint64(a))
@@ -7578,11 +7029,10 @@ func hCvtU16U64(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hCvtU32F16(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hCvtU32F16(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
 			a := uint32(as[i])
 			d[i] = uint64(f2h((int2f16(a))))
@@ -7598,14 +7048,13 @@ func hCvtU32F16(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hCvtU32F32(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hCvtU32F32(w *Warp, x *xinst) {
+	d := w.f32[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
 			a := uint32(as[i])
-			d[i] = uint64(math.Float32bits((float32(a))))
+			d[i][lo32], d[i][hi32] = (float32(a)), 0
 		}
 		return
 	}
@@ -7613,19 +7062,18 @@ func hCvtU32F32(w *Warp, in *ir.Inst) {
 		for _, l := range w.lanes {
 			i := o + int(l)
 			a := uint32(as[i])
-			d[i] = uint64(math.Float32bits((float32(a))))
+			d[i][lo32], d[i][hi32] = (float32(a)), 0
 		}
 	}
 }
 
-func hCvtU32F64(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hCvtU32F64(w *Warp, x *xinst) {
+	d := w.f64[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
 			a := uint32(as[i])
-			d[i] = math.Float64bits((float64(a)))
+			d[i] = (float64(a))
 		}
 		return
 	}
@@ -7633,16 +7081,15 @@ func hCvtU32F64(w *Warp, in *ir.Inst) {
 		for _, l := range w.lanes {
 			i := o + int(l)
 			a := uint32(as[i])
-			d[i] = math.Float64bits((float64(a)))
+			d[i] = (float64(a))
 		}
 	}
 }
 
-func hCvtU32U8(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hCvtU32U8(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
 			a := uint32(as[i])
 			d[i] = uint64((uint8(a)))
@@ -7658,11 +7105,10 @@ func hCvtU32U8(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hCvtU32U16(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hCvtU32U16(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
 			a := uint32(as[i])
 			d[i] = uint64((uint16(a)))
@@ -7678,11 +7124,10 @@ func hCvtU32U16(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hCvtU32U64(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hCvtU32U64(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
 			a := uint32(as[i])
 			d[i] = (uint64(a))
@@ -7698,11 +7143,10 @@ func hCvtU32U64(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hCvtU64F16(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hCvtU64F16(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
 			a := as[i]
 			d[i] = uint64(f2h((int2f16(a))))
@@ -7718,14 +7162,13 @@ func hCvtU64F16(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hCvtU64F32(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hCvtU64F32(w *Warp, x *xinst) {
+	d := w.f32[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
 			a := as[i]
-			d[i] = uint64(math.Float32bits((float32(a))))
+			d[i][lo32], d[i][hi32] = (float32(a)), 0
 		}
 		return
 	}
@@ -7733,19 +7176,18 @@ func hCvtU64F32(w *Warp, in *ir.Inst) {
 		for _, l := range w.lanes {
 			i := o + int(l)
 			a := as[i]
-			d[i] = uint64(math.Float32bits((float32(a))))
+			d[i][lo32], d[i][hi32] = (float32(a)), 0
 		}
 	}
 }
 
-func hCvtU64F64(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hCvtU64F64(w *Warp, x *xinst) {
+	d := w.f64[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
 			a := as[i]
-			d[i] = math.Float64bits((float64(a)))
+			d[i] = (float64(a))
 		}
 		return
 	}
@@ -7753,16 +7195,15 @@ func hCvtU64F64(w *Warp, in *ir.Inst) {
 		for _, l := range w.lanes {
 			i := o + int(l)
 			a := as[i]
-			d[i] = math.Float64bits((float64(a)))
+			d[i] = (float64(a))
 		}
 	}
 }
 
-func hCvtU64U8(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hCvtU64U8(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
 			a := as[i]
 			d[i] = uint64((uint8(a)))
@@ -7778,11 +7219,10 @@ func hCvtU64U8(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hCvtU64U16(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hCvtU64U16(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
 			a := as[i]
 			d[i] = uint64((uint16(a)))
@@ -7798,11 +7238,10 @@ func hCvtU64U16(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hCvtU64U32(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hCvtU64U32(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
 			a := as[i]
 			d[i] = uint64((uint32(a)))
@@ -7818,11 +7257,10 @@ func hCvtU64U32(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hCvtS8F16(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hCvtS8F16(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
 			a := int8(uint8(as[i]))
 			d[i] = uint64(f2h((int2f16(a))))
@@ -7838,14 +7276,13 @@ func hCvtS8F16(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hCvtS8F32(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hCvtS8F32(w *Warp, x *xinst) {
+	d := w.f32[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
 			a := int8(uint8(as[i]))
-			d[i] = uint64(math.Float32bits((float32(a))))
+			d[i][lo32], d[i][hi32] = (float32(a)), 0
 		}
 		return
 	}
@@ -7853,19 +7290,18 @@ func hCvtS8F32(w *Warp, in *ir.Inst) {
 		for _, l := range w.lanes {
 			i := o + int(l)
 			a := int8(uint8(as[i]))
-			d[i] = uint64(math.Float32bits((float32(a))))
+			d[i][lo32], d[i][hi32] = (float32(a)), 0
 		}
 	}
 }
 
-func hCvtS8F64(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hCvtS8F64(w *Warp, x *xinst) {
+	d := w.f64[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
 			a := int8(uint8(as[i]))
-			d[i] = math.Float64bits((float64(a)))
+			d[i] = (float64(a))
 		}
 		return
 	}
@@ -7873,16 +7309,15 @@ func hCvtS8F64(w *Warp, in *ir.Inst) {
 		for _, l := range w.lanes {
 			i := o + int(l)
 			a := int8(uint8(as[i]))
-			d[i] = math.Float64bits((float64(a)))
+			d[i] = (float64(a))
 		}
 	}
 }
 
-func hCvtS8S16(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hCvtS8S16(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
 			a := int8(uint8(as[i]))
 			d[i] = uint64(uint16((int16(a))))
@@ -7898,11 +7333,10 @@ func hCvtS8S16(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hCvtS8S32(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hCvtS8S32(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
 			a := int8(uint8(as[i]))
 			d[i] = uint64(uint32((int32(a))))
@@ -7918,11 +7352,10 @@ func hCvtS8S32(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hCvtS8S64(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hCvtS8S64(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
 			a := int8(uint8(as[i]))
 			d[i] = uint64((int64(a)))
@@ -7938,11 +7371,10 @@ func hCvtS8S64(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hCvtS16F16(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hCvtS16F16(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
 			a := int16(uint16(as[i]))
 			d[i] = uint64(f2h((int2f16(a))))
@@ -7958,14 +7390,13 @@ func hCvtS16F16(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hCvtS16F32(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hCvtS16F32(w *Warp, x *xinst) {
+	d := w.f32[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
 			a := int16(uint16(as[i]))
-			d[i] = uint64(math.Float32bits((float32(a))))
+			d[i][lo32], d[i][hi32] = (float32(a)), 0
 		}
 		return
 	}
@@ -7973,19 +7404,18 @@ func hCvtS16F32(w *Warp, in *ir.Inst) {
 		for _, l := range w.lanes {
 			i := o + int(l)
 			a := int16(uint16(as[i]))
-			d[i] = uint64(math.Float32bits((float32(a))))
+			d[i][lo32], d[i][hi32] = (float32(a)), 0
 		}
 	}
 }
 
-func hCvtS16F64(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hCvtS16F64(w *Warp, x *xinst) {
+	d := w.f64[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
 			a := int16(uint16(as[i]))
-			d[i] = math.Float64bits((float64(a)))
+			d[i] = (float64(a))
 		}
 		return
 	}
@@ -7993,16 +7423,15 @@ func hCvtS16F64(w *Warp, in *ir.Inst) {
 		for _, l := range w.lanes {
 			i := o + int(l)
 			a := int16(uint16(as[i]))
-			d[i] = math.Float64bits((float64(a)))
+			d[i] = (float64(a))
 		}
 	}
 }
 
-func hCvtS16S8(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hCvtS16S8(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
 			a := int16(uint16(as[i]))
 			d[i] = uint64(uint8((int8(a))))
@@ -8018,11 +7447,10 @@ func hCvtS16S8(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hCvtS16S32(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hCvtS16S32(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
 			a := int16(uint16(as[i]))
 			d[i] = uint64(uint32((int32(a))))
@@ -8038,11 +7466,10 @@ func hCvtS16S32(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hCvtS16S64(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hCvtS16S64(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
 			a := int16(uint16(as[i]))
 			d[i] = uint64((int64(a)))
@@ -8058,11 +7485,10 @@ func hCvtS16S64(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hCvtS32F16(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hCvtS32F16(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
 			a := int32(uint32(as[i]))
 			d[i] = uint64(f2h((int2f16(a))))
@@ -8078,14 +7504,13 @@ func hCvtS32F16(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hCvtS32F32(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hCvtS32F32(w *Warp, x *xinst) {
+	d := w.f32[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
 			a := int32(uint32(as[i]))
-			d[i] = uint64(math.Float32bits((float32(a))))
+			d[i][lo32], d[i][hi32] = (float32(a)), 0
 		}
 		return
 	}
@@ -8093,19 +7518,18 @@ func hCvtS32F32(w *Warp, in *ir.Inst) {
 		for _, l := range w.lanes {
 			i := o + int(l)
 			a := int32(uint32(as[i]))
-			d[i] = uint64(math.Float32bits((float32(a))))
+			d[i][lo32], d[i][hi32] = (float32(a)), 0
 		}
 	}
 }
 
-func hCvtS32F64(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hCvtS32F64(w *Warp, x *xinst) {
+	d := w.f64[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
 			a := int32(uint32(as[i]))
-			d[i] = math.Float64bits((float64(a)))
+			d[i] = (float64(a))
 		}
 		return
 	}
@@ -8113,16 +7537,15 @@ func hCvtS32F64(w *Warp, in *ir.Inst) {
 		for _, l := range w.lanes {
 			i := o + int(l)
 			a := int32(uint32(as[i]))
-			d[i] = math.Float64bits((float64(a)))
+			d[i] = (float64(a))
 		}
 	}
 }
 
-func hCvtS32S8(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hCvtS32S8(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
 			a := int32(uint32(as[i]))
 			d[i] = uint64(uint8((int8(a))))
@@ -8138,11 +7561,10 @@ func hCvtS32S8(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hCvtS32S16(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hCvtS32S16(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
 			a := int32(uint32(as[i]))
 			d[i] = uint64(uint16((int16(a))))
@@ -8158,11 +7580,10 @@ func hCvtS32S16(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hCvtS32S64(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hCvtS32S64(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
 			a := int32(uint32(as[i]))
 			d[i] = uint64((int64(a)))
@@ -8178,11 +7599,10 @@ func hCvtS32S64(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hCvtS64F16(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hCvtS64F16(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
 			a := int64(as[i])
 			d[i] = uint64(f2h((int2f16(a))))
@@ -8198,14 +7618,13 @@ func hCvtS64F16(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hCvtS64F32(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hCvtS64F32(w *Warp, x *xinst) {
+	d := w.f32[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
 			a := int64(as[i])
-			d[i] = uint64(math.Float32bits((float32(a))))
+			d[i][lo32], d[i][hi32] = (float32(a)), 0
 		}
 		return
 	}
@@ -8213,19 +7632,18 @@ func hCvtS64F32(w *Warp, in *ir.Inst) {
 		for _, l := range w.lanes {
 			i := o + int(l)
 			a := int64(as[i])
-			d[i] = uint64(math.Float32bits((float32(a))))
+			d[i][lo32], d[i][hi32] = (float32(a)), 0
 		}
 	}
 }
 
-func hCvtS64F64(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hCvtS64F64(w *Warp, x *xinst) {
+	d := w.f64[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
 			a := int64(as[i])
-			d[i] = math.Float64bits((float64(a)))
+			d[i] = (float64(a))
 		}
 		return
 	}
@@ -8233,16 +7651,15 @@ func hCvtS64F64(w *Warp, in *ir.Inst) {
 		for _, l := range w.lanes {
 			i := o + int(l)
 			a := int64(as[i])
-			d[i] = math.Float64bits((float64(a)))
+			d[i] = (float64(a))
 		}
 	}
 }
 
-func hCvtS64S8(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hCvtS64S8(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
 			a := int64(as[i])
 			d[i] = uint64(uint8((int8(a))))
@@ -8258,11 +7675,10 @@ func hCvtS64S8(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hCvtS64S16(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hCvtS64S16(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
 			a := int64(as[i])
 			d[i] = uint64(uint16((int16(a))))
@@ -8278,11 +7694,10 @@ func hCvtS64S16(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hCvtS64S32(w *Warp, in *ir.Inst) {
-	d := w.dst(in)
-	as := w.src(in, 0)
+func hCvtS64S32(w *Warp, x *xinst) {
+	d := w.regs[x.d : x.d+x.n]
+	as := w.regs[x.a:][:len(d)]
 	if w.full {
-		as = as[:len(d)]
 		for i := range d {
 			a := int64(as[i])
 			d[i] = uint64(uint32((int32(a))))

@@ -609,8 +609,10 @@ func runOp(t *testing.T, op ir.Op, args [][]uint64) []uint64 {
 	N := (cases + W - 1) / W
 	arity := len(args)
 	run := func(partial bool) []uint64 {
-		w := &Warp{width: W, regs: make([]uint64, (arity+1)*N*W), full: !partial}
-		in := ir.Inst{Op: op, N: uint16(N), Dst: int32(arity * N), Src: [3]int32{-1, -1, -1}}
+		w := &Warp{width: W, full: !partial}
+		w.setRegs(make([]uint64, (arity+1)*N*W))
+		code := []ir.Inst{{Op: op, N: uint16(N), Dst: int32(arity * N), Src: [3]int32{-1, -1, -1}}}
+		in := &code[0]
 		for k := range args {
 			in.Src[k] = int32(k * N)
 			for i, v := range args[k] {
@@ -626,7 +628,8 @@ func runOp(t *testing.T, op ir.Op, args [][]uint64) []uint64 {
 				w.lanes = append(w.lanes, int32(l))
 			}
 		}
-		handlers[op](w, &in)
+		x := &decode(code, W)[0]
+		x.run(w, x)
 		if w.err != nil {
 			t.Fatalf("%s: %v", op, w.err)
 		}

@@ -52,6 +52,11 @@ const progressEvery = 100 * time.Millisecond
 // it stops the run when the context is done or the budget spent, and
 // reports progress at most every 100 ms.
 func (d *Dispatch) Checkpoint(groupsDone int, cycles float64) error {
+	return d.check(groupsDone, cycles, true)
+}
+
+// check is Checkpoint, calling Progress only when report is set.
+func (d *Dispatch) check(groupsDone int, cycles float64, report bool) error {
 	if d.Ctx != nil {
 		select {
 		case <-d.Ctx.Done():
@@ -70,7 +75,7 @@ func (d *Dispatch) Checkpoint(groupsDone int, cycles float64) error {
 			return d.stallError()
 		}
 	}
-	if d.Progress != nil {
+	if report && d.Progress != nil {
 		now := time.Now()
 		if groupsDone == d.NumGroups() || now.Sub(d.lastProgress) >= progressEvery {
 			d.lastProgress = now

@@ -2,7 +2,6 @@ package emu
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"time"
@@ -60,6 +59,12 @@ type Dispatch struct {
 	// Window is how many work-groups run interleaved in a functional run
 	// (so that work-groups waiting on each other through atomics progress).
 	Window int
+	// Threads is how many host threads a functional run uses where its
+	// work-groups run in parallel (parallel.go; 0: runtime.GOMAXPROCS).
+	// A run that finishes, or faults, gives the same results, Stats and
+	// error whatever the count; one stopped by its context or budget stops
+	// where the threads happen to be.
+	Threads int
 	// Builtin, when set, supplies builtins the dispatcher does not know
 	// (graphics stages: FragCoord, VertexIndex ...).
 	Builtin func(b spirv.BuiltIn, w *Warp, lane, comp int) (uint64, bool)
@@ -87,7 +92,11 @@ type Dispatch struct {
 	uniforms   []ir.Const
 	fullMask   Mask
 	allList    []int32
-	pool       []*Warp
+	code       []xinst // Prog.Code decoded for Width
+	edges      [][]xedge
+	self       host // the caller's (own)
+	workers    []*worker
+	tasksDone  int // work-groups RunTasks finished, for its checkpoints
 
 	lastStepped  *Warp
 	lastProgress time.Time
@@ -171,6 +180,7 @@ func (d *Dispatch) Init() error {
 		d.pack = d.Pack
 		d.localSpan = (d.localBytes + 15) &^ 15
 	}
+	d.code, d.edges = decode(p.Code, d.Width), decodeEdges(p.Blocks, d.Width)
 	d.fullMask = firstLanes(d.Width)
 	d.allList = make([]int32, d.Width)
 	for i := range d.allList {
@@ -210,386 +220,3 @@ func (d *Dispatch) LocalBytes() int { return d.localBytes }
 // TaskLocalBytes is the local memory one task holds: its work-groups'
 // local memories, Packed() of them a local span apart.
 func (d *Dispatch) TaskLocalBytes() int { return d.pack * d.localSpan }
-
-// WorkGroup is a work-group's warps and local memory: the unit the
-// engine places on a core. With packing (Dispatch.Pack) it is one warp
-// holding Groups consecutive work-groups, from work-group Index (ID) on,
-// each with its own window of Local.
-type WorkGroup struct {
-	ID    [3]int
-	Index int
-	Local []byte
-	Warps []*Warp
-	// Groups is how many work-groups it holds (1 unless packed).
-	Groups int
-	size   int      // work-items per work-group it holds
-	ids    [][3]int // with packing: each work-group's id
-	// copies counts, per async copy instruction, the times the work-group
-	// has performed it (see asyncCopy).
-	copies map[*ir.ExtCall]int
-}
-
-// NewWorkGroup creates work-group i (in linear order, x fastest).
-func (d *Dispatch) NewWorkGroup(i int) *WorkGroup { return d.NewPartialWorkGroup(i, d.wgSize) }
-
-// NewPartialWorkGroup creates work-group i holding only its first n
-// work-items (1 to the work-group size): a graphics batch that does not
-// fill its warp (the remaining lanes do not exist, as in hardware).
-func (d *Dispatch) NewPartialWorkGroup(i, n int) *WorkGroup {
-	n = min(max(n, 1), d.wgSize)
-	wg := &WorkGroup{ID: d.groupID(i), Index: i, Local: make([]byte, d.localBytes), Groups: 1, size: n}
-	for k := 0; k < (n+d.Width-1)/d.Width; k++ {
-		w := d.newWarp()
-		w.reset(wg, k)
-		wg.Warps = append(wg.Warps, w)
-	}
-	d.Stats.WorkGroups++
-	d.Stats.Warps += uint64(len(wg.Warps))
-	return wg
-}
-
-func (d *Dispatch) groupID(i int) [3]int {
-	g := d.groups
-	return [3]int{i % g[0], i / g[0] % g[1], i / (g[0] * g[1])}
-}
-
-// NewTask creates unit i of the dispatch (0 to Tasks()-1): work-group i,
-// or with packing the warp holding work-groups i×Pack on.
-func (d *Dispatch) NewTask(i int) *WorkGroup {
-	if d.pack <= 1 {
-		return d.NewWorkGroup(i)
-	}
-	first := i * d.pack
-	n := min(d.pack, d.NumGroups()-first)
-	wg := &WorkGroup{ID: d.groupID(first), Index: first, Local: make([]byte, n*d.localSpan), Groups: n, size: d.wgSize}
-	for j := 0; j < n; j++ {
-		wg.ids = append(wg.ids, d.groupID(first+j))
-	}
-	w := d.newWarp()
-	w.reset(wg, 0)
-	wg.Warps = append(wg.Warps, w)
-	d.Stats.WorkGroups += uint64(n)
-	d.Stats.Warps++
-	return wg
-}
-
-// Release returns a finished work-group's warps to the pool.
-func (d *Dispatch) Release(wg *WorkGroup) {
-	if d.WarpDone != nil {
-		for _, w := range wg.Warps {
-			d.WarpDone(w)
-		}
-	}
-	d.pool = append(d.pool, wg.Warps...)
-	wg.Warps = nil
-}
-
-func (d *Dispatch) newWarp() *Warp {
-	if n := len(d.pool); n > 0 {
-		w := d.pool[n-1]
-		d.pool = d.pool[:n-1]
-		return w
-	}
-	p := d.Prog
-	W := d.Width
-	frame := (p.PrivateBytes + 7) &^ 7
-	w := &Warp{d: d, prog: p, code: p.Code, width: W, regs: make([]uint64, max(p.Regs, 1)*W),
-		frame: frame, priv: make([]byte, frame*W), stack: make([]entry, 0, 8)}
-	if len(w.code) == 0 {
-		w.code = []ir.Inst{{}}
-	}
-	for _, c := range p.Consts {
-		s := w.slot(c.Slot)
-		for l := range s {
-			s[l] = c.Value
-		}
-	}
-	for _, c := range d.uniforms {
-		s := w.slot(c.Slot)
-		for l := range s {
-			s[l] = c.Value
-		}
-	}
-	return w
-}
-
-func (w *Warp) reset(wg *WorkGroup, index int) {
-	d := w.d
-	w.wg, w.index = wg, index
-	w.firstLocal = index * w.width
-	n := min(w.width, wg.size-w.firstLocal)
-	w.start = firstLanes(n)
-	w.seg = 0
-	if wg.ids != nil {
-		// Packed: work-group j's work-items in lanes j×seg on.
-		w.seg = w.width / d.pack
-		w.start = Mask{}
-		for j := range wg.ids {
-			for l := 0; l < wg.size; l++ {
-				w.start.Set(j*w.seg + l)
-			}
-		}
-		n = w.width
-	}
-	w.alive = w.start
-	w.Killed = Mask{}
-	clear(w.copiesSeen)
-	w.err = nil
-	w.lastBuf, w.prevBuf = nil, nil
-	w.status = Running
-	w.stack = append(w.stack[:0], entry{block: 0, reconv: ir.NoBlock, mask: w.start})
-	w.WarpInsts, w.ThreadInsts, w.Blocks = 0, 0, 0
-	w.Tex = TexStats{}
-	w.last = -1
-	p := w.prog
-	if w.frame > 0 {
-		for l := 0; l < w.width; l++ {
-			f := w.priv[l*w.frame : (l+1)*w.frame]
-			n := copy(f, p.PrivateInit)
-			clear(f[n:])
-		}
-		for i, par := range p.Params {
-			if par.ByValOffset >= 0 {
-				for l := 0; l < w.width; l++ {
-					copy(w.priv[l*w.frame+par.ByValOffset:], d.Params[i].ByVal)
-				}
-			}
-		}
-	}
-	if d.InitLane != nil {
-		for l := 0; l < n; l++ {
-			if !w.start.Has(l) {
-				continue
-			}
-			d.InitLane(w, l, w.priv[l*w.frame:(l+1)*w.frame])
-		}
-	}
-	if len(p.Builtins) > 0 {
-		w.fillBuiltins()
-	}
-}
-
-// fillBuiltins writes every builtin's per-lane values: local ids are
-// counted up lane by lane (no divisions), each builtin filled in one loop.
-// In a packed warp the count restarts at each work-group's first lane.
-func (w *Warp) fillBuiltins() {
-	d := w.d
-	ls := d.Local
-	var lid [MaxWidth][3]int
-	var li [MaxWidth]int      // local linear index
-	var base [MaxWidth][3]int // per work-group of the warp: its first global id
-	x, y, z := w.firstLocal%ls[0], w.firstLocal/ls[0]%ls[1], w.firstLocal/(ls[0]*ls[1])
-	i := w.firstLocal
-	for l := 0; l < w.width; l++ {
-		if w.seg > 0 && l%w.seg == 0 {
-			x, y, z, i = 0, 0, 0, 0
-		}
-		lid[l], li[l] = [3]int{x, y, z}, i
-		i++
-		if x++; x == ls[0] {
-			x = 0
-			if y++; y == ls[1] {
-				y, z = 0, z+1
-			}
-		}
-	}
-	ngroups, seg := 1, w.width
-	if w.seg > 0 {
-		ngroups, seg = len(w.wg.ids), w.seg
-	}
-	for j := 0; j < ngroups; j++ {
-		id := w.wg.ID
-		if w.seg > 0 {
-			id = w.wg.ids[j]
-		}
-		for k := 0; k < 3; k++ {
-			base[j][k] = id[k]*ls[k] + d.Offset[k]
-		}
-	}
-	for _, b := range w.prog.Builtins {
-		mask := maskFor(b.Bits)
-		for c := 0; c < b.N; c++ {
-			s := w.slot(b.Slot + int32(c))
-			c3 := min(c, 2)
-			switch b.Builtin {
-			case spirv.BuiltInGlobalInvocationId:
-				for l := range s {
-					s[l] = uint64(base[min(l/seg, ngroups-1)][c3]+lid[l][c3]) & mask
-				}
-			case spirv.BuiltInLocalInvocationId:
-				for l := range s {
-					s[l] = uint64(lid[l][c3]) & mask
-				}
-			case spirv.BuiltInLocalInvocationIndex:
-				for l := range s {
-					s[l] = uint64(li[l]) & mask
-				}
-			case spirv.BuiltInSubgroupLocalInvocationId:
-				for l := range s {
-					s[l] = uint64(l%seg) & mask
-				}
-			default:
-				// Uniform or rare builtins: one value per lane the slow way.
-				for l := range s {
-					s[l] = w.builtin(b.Builtin, l, c) & mask
-				}
-			}
-		}
-	}
-}
-
-func maskFor(bits int) uint64 {
-	if bits >= 64 {
-		return ^uint64(0)
-	}
-	return 1<<uint(bits) - 1
-}
-
-func knownBuiltin(b spirv.BuiltIn) bool {
-	switch b {
-	case spirv.BuiltInGlobalInvocationId, spirv.BuiltInLocalInvocationId, spirv.BuiltInWorkgroupId,
-		spirv.BuiltInNumWorkgroups, spirv.BuiltInWorkgroupSize, spirv.BuiltInEnqueuedWorkgroupSize,
-		spirv.BuiltInGlobalSize, spirv.BuiltInGlobalOffset, spirv.BuiltInWorkDim, spirv.BuiltInLocalInvocationIndex,
-		spirv.BuiltInGlobalLinearId, spirv.BuiltInSubgroupSize, spirv.BuiltInSubgroupMaxSize, spirv.BuiltInNumSubgroups,
-		spirv.BuiltInNumEnqueuedSubgroups, spirv.BuiltInSubgroupId, spirv.BuiltInSubgroupLocalInvocationId:
-		return true
-	}
-	return false
-}
-
-// builtin computes a compute builtin for lane l, component c.
-func (w *Warp) builtin(b spirv.BuiltIn, l, c int) uint64 {
-	d := w.d
-	if d.Builtin != nil {
-		if v, ok := d.Builtin(b, w, l, c); ok {
-			return v
-		}
-	}
-	c3 := min(c, 2)
-	switch b {
-	case spirv.BuiltInGlobalInvocationId:
-		return uint64(w.globalID(l)[c3])
-	case spirv.BuiltInLocalInvocationId:
-		return uint64(w.localID(l)[c3])
-	case spirv.BuiltInWorkgroupId:
-		return uint64(w.groupID(l)[c3])
-	case spirv.BuiltInNumWorkgroups:
-		return uint64(d.groups[c3])
-	case spirv.BuiltInWorkgroupSize, spirv.BuiltInEnqueuedWorkgroupSize:
-		return uint64(d.Local[c3])
-	case spirv.BuiltInGlobalSize:
-		return uint64(d.Global[c3])
-	case spirv.BuiltInGlobalOffset:
-		return uint64(d.Offset[c3])
-	case spirv.BuiltInWorkDim:
-		return uint64(d.Dims)
-	case spirv.BuiltInLocalInvocationIndex:
-		return uint64(w.localIndex(l))
-	case spirv.BuiltInGlobalLinearId:
-		g := w.globalID(l)
-		for k := range g {
-			g[k] -= d.Offset[k]
-		}
-		return uint64(g[0] + d.Global[0]*(g[1]+d.Global[1]*g[2]))
-	case spirv.BuiltInSubgroupSize, spirv.BuiltInSubgroupMaxSize:
-		if w.seg > 0 {
-			// A packed work-group is one sub-group of its own.
-			return uint64(d.wgSize)
-		}
-		return uint64(w.width)
-	case spirv.BuiltInNumSubgroups, spirv.BuiltInNumEnqueuedSubgroups:
-		return uint64(d.WarpsPerGroup())
-	case spirv.BuiltInSubgroupId:
-		return uint64(w.index)
-	case spirv.BuiltInSubgroupLocalInvocationId:
-		if w.seg > 0 {
-			return uint64(l % w.seg)
-		}
-		return uint64(l)
-	}
-	return 0
-}
-
-// ErrBudget reports a kernel that ran past its instruction budget.
-var ErrBudget = errors.New("instruction budget exhausted")
-
-// Sync settles a work-group after its warps ran: it reports whether all
-// warps are done, releases a barrier every warp has reached, and fails when
-// a barrier can never be passed because some work-items returned.
-func (wg *WorkGroup) Sync() (done bool, err error) {
-	waiting, finished := 0, 0
-	for _, w := range wg.Warps {
-		switch w.status {
-		case Done:
-			finished++
-		case AtBarrier:
-			waiting++
-		case Faulted:
-			return false, w.err
-		}
-	}
-	if finished == len(wg.Warps) {
-		return true, nil
-	}
-	if waiting+finished < len(wg.Warps) || waiting == 0 {
-		return false, nil
-	}
-	// A packed warp's work-groups were checked at the barrier (terminate).
-	for _, w := range wg.Warps {
-		if w.seg > 0 {
-			break
-		}
-		if gone := w.start.AndNot(w.alive); !gone.Empty() {
-			l := 0
-			for !gone.Has(l) {
-				l++
-			}
-			g := w.globalID(l)
-			return false, &KernelError{Kernel: w.prog.Entry, Group: wg.ID,
-				Err: fmt.Errorf("barrier reached by only some work-items: work-item (%d,%d,%d) finished without reaching it", g[0], g[1], g[2])}
-		}
-	}
-	for _, w := range wg.Warps {
-		w.status = Running
-	}
-	return false, nil
-}
-
-// Run executes the whole NDRange functionally: work-groups in order, a
-// window of them interleaved, each warp run for a slice of blocks at a time.
-func (d *Dispatch) Run() error {
-	const slice = 256
-	n := d.Tasks()
-	window := max(d.Window, 1)
-	var active []*WorkGroup
-	next, groupsDone := 0, 0
-	for next < n || len(active) > 0 {
-		for len(active) < window && next < n {
-			active = append(active, d.NewTask(next))
-			next++
-		}
-		keep := active[:0]
-		for _, wg := range active {
-			for _, w := range wg.Warps {
-				for i := 0; i < slice && w.status == Running; i++ {
-					w.Step()
-				}
-			}
-			done, err := wg.Sync()
-			if err != nil {
-				return err
-			}
-			if done {
-				groupsDone += wg.Groups
-				d.Release(wg)
-			} else {
-				keep = append(keep, wg)
-			}
-		}
-		active = keep
-		if err := d.Checkpoint(groupsDone, 0); err != nil {
-			return err
-		}
-	}
-	return nil
-}

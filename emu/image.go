@@ -223,6 +223,9 @@ func SamplerFromCL(v uint32) uint64 {
 // normalised coordinates, clamp to edge, bilinear.
 var VulkanSampler = ir.EncodeSampler(addrClampToEdge, true, filterLinear)
 
+// readSampler is how an image read without a sampler addresses texels.
+var readSampler = uint64(ir.EncodeSampler(addrNone, false, filterNearest))
+
 // wrap applies an addressing mode to an integer coordinate; ok is false for
 // a border texel (Clamp mode outside the image).
 func wrap(i, n, mode int) (int, bool) {
@@ -267,7 +270,8 @@ func wrapNormalized(s float64, n, mode int) int {
 	return i
 }
 
-func hImage(w *Warp, in *ir.Inst) {
+func hImage(w *Warp, x *xinst) {
+	in := x.in
 	op := &w.prog.Images[in.Aux]
 	W := w.width
 	handles := w.slot(op.Image)
@@ -348,7 +352,7 @@ func hImage(w *Warp, in *ir.Inst) {
 			addrs = append(addrs, lv.addr(x, y, z))
 			continue
 		}
-		sampler := uint64(ir.EncodeSampler(addrNone, false, filterNearest))
+		sampler := readSampler
 		if op.Sampler >= 0 {
 			sampler = w.slot(op.Sampler)[l]
 		}

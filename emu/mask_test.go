@@ -32,3 +32,15 @@ func TestMaskRuns(t *testing.T) {
 		}
 	}
 }
+
+// firstLanes holds lanes 0 to n-1.
+func TestFirstLanes(t *testing.T) {
+	for _, n := range []int{0, 1, 7, 63, 64, 65, 100, 127, 128} {
+		m := firstLanes(n)
+		for l := 0; l < MaxWidth; l++ {
+			if m.Has(l) != (l < n) {
+				t.Fatalf("firstLanes(%d) has lane %d: %v", n, l, m.Has(l))
+			}
+		}
+	}
+}

@@ -156,21 +156,35 @@ func (w *Warp) fault(in *ir.Inst, l int, space ir.Space, addr uint64, size int, 
 }
 
 // buffer finds the buffer holding n bytes at addr, or nil. Kernels mostly
-// alternate between a few buffers (load from one, store to another), so
-// the last two found are tried first.
+// go between a few buffers (load from two, store to a third), so the
+// warp's recent ones, the last first, are tried before the memory's list.
 func (w *Warp) buffer(addr uint64, n int) *Buffer {
-	if b := w.lastBuf; b != nil && b.contains(addr, n) {
+	if b := w.recent[w.mru]; b != nil && b.contains(addr, n) {
 		return b
 	}
-	if b := w.prevBuf; b != nil && b.contains(addr, n) {
-		w.lastBuf, w.prevBuf = b, w.lastBuf
-		return b
+	for i, b := range w.recent {
+		if b != nil && b.contains(addr, n) {
+			w.mru = uint8(i)
+			return b
+		}
 	}
 	b := w.d.Mem.Find(addr, n)
 	if b != nil {
-		w.lastBuf, w.prevBuf = b, w.lastBuf
+		w.mru = (w.mru + 1) % uint8(len(w.recent))
+		w.recent[w.mru] = b
 	}
 	return b
+}
+
+// inLast is the n bytes at addr in the global buffer found last, or nil
+// (buffer then looks further).
+func (w *Warp) inLast(addr uint64, n int, write bool) []byte {
+	b := w.recent[w.mru]
+	if b == nil || !b.contains(addr, n) || write && b.ReadOnly {
+		return nil
+	}
+	o := addr - b.Base
+	return b.Data[o : o+uint64(n)]
 }
 
 // global returns the bytes at a global address for lane l, or faults.
@@ -208,4 +222,34 @@ func (w *Warp) mem(in *ir.Inst, space ir.Space, l int, addr uint64, n int, write
 		o := uint64(l*w.frame) + addr
 		return w.priv[o : o+uint64(n)]
 	}
+}
+
+// window is where one instruction's accesses to local or private memory
+// go without a lookup: the work-group's local memory (unless the warp is
+// packed), or the warp's private frames, lane l's stride×l bytes on.
+type window struct {
+	base   []byte
+	limit  uint64 // the bytes a lane may address
+	stride int
+}
+
+// window gives the window of a space (empty for global memory).
+func (w *Warp) window(space ir.Space) window {
+	switch {
+	case space == ir.SpaceLocal && w.seg == 0:
+		return window{base: w.wg.Local, limit: uint64(len(w.wg.Local))}
+	case space == ir.SpacePrivate:
+		return window{base: w.priv, limit: uint64(w.frame), stride: w.frame}
+	}
+	return window{}
+}
+
+// at is lane l's n bytes at addr, or nil when they are outside the
+// window (mem then finds them, or faults).
+func (win *window) at(l int, addr uint64, n int) []byte {
+	if addr > win.limit || win.limit-addr < uint64(n) {
+		return nil
+	}
+	o := uint64(l*win.stride) + addr
+	return win.base[o : o+uint64(n)]
 }

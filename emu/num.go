@@ -285,8 +285,40 @@ func fmaOdd(a, b, c float32) float64 {
 	return s
 }
 
-// fma32 and fma16 are OpenCL fma: a*b+c with one rounding.
-func fma32(a, b, c float32) float32 { return float32(fmaOdd(a, b, c)) }
+// fma32 is OpenCL fma for float32: a*b+c with one rounding. The product
+// is exact in float64 and the sum s is the exact value rounded once, so s
+// rounds to the same float32 as the exact value unless a float32 rounding
+// boundary lies between them; the boundary would then be a float64 nearer
+// the exact value than s, so s must be that boundary itself: a midpoint
+// between two float32s (in the normal range, the 29 bits below float32's
+// precision 1 followed by zeros; the midpoint past MaxFloat32 included).
+// Only those, and results below the normal range where the boundaries lie
+// elsewhere, take the exact path (fmaOdd); a zero sum is exact. The
+// handler does the same in its loop (opgen's laneBodies).
+func fma32(a, b, c float32) float32 {
+	if s := float64(a)*float64(b) + float64(c); !fma32Tie(s) {
+		return float32(s)
+	}
+	return float32(fmaOdd(a, b, c))
+}
+
+// fma32Tie says whether a float64 sum must not be rounded to float32
+// directly (fma32).
+func fma32Tie(s float64) bool {
+	u := math.Float64bits(s)
+	return u&(1<<29-1) == 1<<28 || u>>52&0x7ff < 1023-126 && s != 0
+}
+
+// fma32At is the exact fma of lane element i of the operands: the
+// handler's slow path, given slices and not floats so that no float is
+// live across the call (see opgen's laneBodies).
+//
+//go:noinline
+func fma32At(as, bs, cs [][2]float32, i int) float32 {
+	return float32(fmaOdd(as[i][lo32], bs[i][lo32], cs[i][lo32]))
+}
+
+// fma16 is OpenCL fma for half: a*b+c with one rounding.
 func fma16(a, b, c float32) float32 { return h2f(f64to16(fmaOdd(a, b, c))) }
 
 func fabs[T floatT](a T) T   { return T(math.Abs(float64(a))) }

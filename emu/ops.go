@@ -10,13 +10,13 @@ import (
 	"github.com/pocketgpu/pocketgpu/ir"
 )
 
-type handler func(w *Warp, in *ir.Inst)
+type handler func(w *Warp, x *xinst)
 
 var handlers [ir.NumOps]handler
 
 func init() {
 	for op, h := range map[ir.Op]handler{
-		ir.OpNop:        func(*Warp, *ir.Inst) {},
+		ir.OpNop:        nopHandler,
 		ir.OpMov:        hMov,
 		ir.OpBroadcast:  hBroadcast,
 		ir.OpSelect:     hSelect,
@@ -48,14 +48,18 @@ func init() {
 	for op := range handlers {
 		if handlers[op] == nil {
 			o := ir.Op(op)
-			handlers[op] = func(w *Warp, in *ir.Inst) {
+			handlers[op] = func(w *Warp, x *xinst) {
+				in := x.in
 				w.fail(fmt.Errorf("internal: no handler for %s", o), &w.prog.Sites[in.Site])
 			}
 		}
 	}
 }
 
-func hMov(w *Warp, in *ir.Inst) {
+func nopHandler(*Warp, *xinst) {}
+
+func hMov(w *Warp, x *xinst) {
+	in := x.in
 	d, a := w.dst(in), w.src(in, 0)
 	if w.full {
 		copy(d, a)
@@ -68,7 +72,8 @@ func hMov(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hBroadcast(w *Warp, in *ir.Inst) {
+func hBroadcast(w *Warp, x *xinst) {
+	in := x.in
 	d, s := w.dst(in), w.slot(in.Src[0])
 	for o := 0; o < len(d); o += w.width {
 		for _, l := range w.lanes {
@@ -77,7 +82,8 @@ func hBroadcast(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hSelect(w *Warp, in *ir.Inst) {
+func hSelect(w *Warp, x *xinst) {
+	in := x.in
 	d, a, b := w.dst(in), w.src(in, 1), w.src(in, 2)
 	W := w.width
 	if in.Imm == 1 {
@@ -106,7 +112,8 @@ func hSelect(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hExtractDyn(w *Warp, in *ir.Inst) {
+func hExtractDyn(w *Warp, x *xinst) {
+	in := x.in
 	W := w.width
 	d, idx := w.slot(in.Dst), w.slot(in.Src[1])
 	vec := w.regs[int(in.Src[0])*W:]
@@ -119,7 +126,8 @@ func hExtractDyn(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hInsertDyn(w *Warp, in *ir.Inst) {
+func hInsertDyn(w *Warp, x *xinst) {
+	in := x.in
 	W := w.width
 	d, vec := w.dst(in), w.src(in, 0)
 	comp, idx := w.slot(in.Src[1]), w.slot(in.Src[2])
@@ -133,7 +141,8 @@ func hInsertDyn(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hRepack(w *Warp, in *ir.Inst) {
+func hRepack(w *Warp, x *xinst) {
+	in := x.in
 	r := &w.prog.Repacks[in.Aux]
 	W := w.width
 	src := w.regs[int(in.Src[0])*W:]
@@ -149,7 +158,8 @@ func hRepack(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hAddrImm(w *Warp, in *ir.Inst) {
+func hAddrImm(w *Warp, x *xinst) {
+	in := x.in
 	d, a := w.slot(in.Dst), w.slot(in.Src[0])
 	k := uint64(in.Imm)
 	for _, l := range w.lanes {
@@ -157,7 +167,8 @@ func hAddrImm(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hAddrIdx32(w *Warp, in *ir.Inst) {
+func hAddrIdx32(w *Warp, x *xinst) {
+	in := x.in
 	d, a, b := w.slot(in.Dst), w.slot(in.Src[0]), w.slot(in.Src[1])
 	k := in.Imm
 	s := 64 - uint(in.Aux)
@@ -166,7 +177,8 @@ func hAddrIdx32(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hAddrIdx64(w *Warp, in *ir.Inst) {
+func hAddrIdx64(w *Warp, x *xinst) {
+	in := x.in
 	d, a, b := w.slot(in.Dst), w.slot(in.Src[0]), w.slot(in.Src[1])
 	k := uint64(in.Imm)
 	for _, l := range w.lanes {
@@ -174,7 +186,8 @@ func hAddrIdx64(w *Warp, in *ir.Inst) {
 	}
 }
 
-func hPtrDiff(w *Warp, in *ir.Inst) {
+func hPtrDiff(w *Warp, x *xinst) {
+	in := x.in
 	d, a, b := w.slot(in.Dst), w.slot(in.Src[0]), w.slot(in.Src[1])
 	for _, l := range w.lanes {
 		d[l] = uint64(int64(a[l]-b[l]) / in.Imm)
@@ -185,7 +198,8 @@ func hPtrDiff(w *Warp, in *ir.Inst) {
 // its two results as a two-member struct: the first N slots, then the next N
 // (OpIAddCarry, OpISubBorrow, OpUMulExtended, OpSMulExtended).
 func hTwoResults(f func(a, b uint64) (uint64, uint64)) handler {
-	return func(w *Warp, in *ir.Inst) {
+	return func(w *Warp, x *xinst) {
+		in := x.in
 		W, n := w.width, int(in.N)
 		a, b := w.src(in, 0), w.src(in, 1)
 		d := w.regs[int(in.Dst)*W : (int(in.Dst)+2*n)*W]
@@ -272,7 +286,7 @@ func putLE(p []byte, size int, v uint64) {
 
 // pc gives an instruction's index in the program (for traces).
 func (w *Warp) pc(in *ir.Inst) int32 {
-	return int32((uintptr(unsafe.Pointer(in)) - uintptr(unsafe.Pointer(&w.code[0]))) / unsafe.Sizeof(ir.Inst{}))
+	return int32((uintptr(unsafe.Pointer(in)) - uintptr(unsafe.Pointer(unsafe.SliceData(w.prog.Code)))) / unsafe.Sizeof(ir.Inst{}))
 }
 
 // contiguous returns the bytes of a whole warp's global access when every
@@ -362,7 +376,8 @@ func scatterWords(p []byte, v []uint64, W, n int) {
 }
 
 func hLoad(space ir.Space, size int) handler {
-	return func(w *Warp, in *ir.Inst) {
+	return func(w *Warp, x *xinst) {
+		in := x.in
 		W, n := w.width, int(in.N)
 		d := w.regs[int(in.Dst)*W : (int(in.Dst)+n)*W]
 		a := w.slot(in.Src[0])
@@ -377,14 +392,18 @@ func hLoad(space ir.Space, size int) handler {
 				return
 			}
 		}
+		win := w.window(space)
 		for _, l := range w.lanes {
-			var p []byte
-			// Global memory, same buffer as last time: the common case.
-			if b := w.lastBuf; space == ir.SpaceGlobal && b != nil && b.contains(a[l]+off, total) {
-				o := a[l] + off - b.Base
-				p = b.Data[o : o+uint64(total)]
-			} else if p = w.mem(in, space, int(l), a[l]+off, total, false); p == nil {
-				return
+			// Local or private memory in bounds, or global memory in the
+			// buffer found last: the common cases.
+			p := win.at(int(l), a[l]+off, total)
+			if p == nil && space == ir.SpaceGlobal {
+				p = w.inLast(a[l]+off, total, false)
+			}
+			if p == nil {
+				if p = w.mem(in, space, int(l), a[l]+off, total, false); p == nil {
+					return
+				}
 			}
 			switch size {
 			case 4:
@@ -412,7 +431,8 @@ func hLoad(space ir.Space, size int) handler {
 }
 
 func hStore(space ir.Space, size int) handler {
-	return func(w *Warp, in *ir.Inst) {
+	return func(w *Warp, x *xinst) {
+		in := x.in
 		W, n := w.width, int(in.N)
 		v := w.regs[int(in.Src[1])*W : (int(in.Src[1])+n)*W]
 		a := w.slot(in.Src[0])
@@ -427,13 +447,16 @@ func hStore(space ir.Space, size int) handler {
 				return
 			}
 		}
+		win := w.window(space)
 		for _, l := range w.lanes {
-			var p []byte
-			if b := w.lastBuf; space == ir.SpaceGlobal && b != nil && !b.ReadOnly && b.contains(a[l]+off, total) {
-				o := a[l] + off - b.Base
-				p = b.Data[o : o+uint64(total)]
-			} else if p = w.mem(in, space, int(l), a[l]+off, total, true); p == nil {
-				return
+			p := win.at(int(l), a[l]+off, total)
+			if p == nil && space == ir.SpaceGlobal {
+				p = w.inLast(a[l]+off, total, true)
+			}
+			if p == nil {
+				if p = w.mem(in, space, int(l), a[l]+off, total, true); p == nil {
+					return
+				}
 			}
 			switch size {
 			case 4:
@@ -460,7 +483,8 @@ func hStore(space ir.Space, size int) handler {
 	}
 }
 
-func hCopyMemory(w *Warp, in *ir.Inst) {
+func hCopyMemory(w *Warp, x *xinst) {
+	in := x.in
 	c := &w.prog.Copies[in.Aux]
 	dst, src := w.slot(in.Src[0]), w.slot(in.Src[1])
 	for _, l := range w.lanes {
@@ -485,7 +509,8 @@ func hCopyMemory(w *Warp, in *ir.Inst) {
 }
 
 // hAtomic performs an atomic for each active lane, in lane order.
-func hAtomic(w *Warp, in *ir.Inst) {
+func hAtomic(w *Warp, x *xinst) {
+	in := x.in
 	a := &w.prog.Atomics[in.Aux]
 	W := w.width
 	addr := w.slot(a.Addr)
@@ -589,7 +614,8 @@ func atomicOp(a *ir.AtomicInfo, old, v uint64, cmp []uint64, l int) (uint64, boo
 	return 0, false
 }
 
-func hExt(w *Warp, in *ir.Inst) {
+func hExt(w *Warp, x *xinst) {
+	in := x.in
 	if w.Trace != nil {
 		w.extPC = w.pc(in)
 	}

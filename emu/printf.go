@@ -2,6 +2,7 @@ package emu
 
 import (
 	"fmt"
+	"io"
 	"math"
 	"strconv"
 	"strings"
@@ -25,8 +26,8 @@ func printfExt(c *ir.ExtCall) (extFn, error) {
 				return
 			}
 			out := w.format(c, int(l), s)
-			if w.d.Printf != nil {
-				fmt.Fprint(w.d.Printf, out)
+			if w.out != nil {
+				io.WriteString(w.out, out)
 			}
 			if c.Dst >= 0 {
 				w.regs[int(c.Dst)*w.width+int(l)] = 0

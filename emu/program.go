@@ -13,6 +13,9 @@ import (
 type Program struct {
 	*ir.Program
 	ext []extFn
+	// independentGroups: its work-groups cannot observe each other's
+	// order, so a functional run may run them in parallel (parallel.go).
+	independentGroups bool
 }
 
 // Load is the load chain every kernel and shader goes through: decode the
@@ -30,7 +33,7 @@ func Load(m *spirv.Module, entry string, opt ir.Options) (*Program, error) {
 // Prepare resolves p's extended instructions; it fails, naming them, when
 // some are not implemented.
 func Prepare(p *ir.Program) (*Program, error) {
-	ep := &Program{Program: p, ext: make([]extFn, len(p.Ext))}
+	ep := &Program{Program: p, ext: make([]extFn, len(p.Ext)), independentGroups: independentGroups(p)}
 	var missing []string
 	for i := range p.Ext {
 		c := &p.Ext[i]

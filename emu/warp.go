@@ -9,6 +9,7 @@ package emu
 
 import (
 	"fmt"
+	"io"
 	"math/bits"
 
 	"github.com/pocketgpu/pocketgpu/ir"
@@ -47,8 +48,13 @@ func (m Mask) Runs(width, n int) int {
 }
 
 func firstLanes(n int) (m Mask) {
-	for l := 0; l < n; l++ {
-		m.Set(l)
+	for i := range m {
+		switch k := n - 64*i; {
+		case k >= 64:
+			m[i] = ^uint64(0)
+		case k > 0:
+			m[i] = 1<<uint(k) - 1
+		}
 	}
 	return m
 }
@@ -69,27 +75,41 @@ type entry struct {
 }
 
 // Warp is a group of work-items executing in lockstep. The fields every
-// Step reads come first, so that a warp coming back to run touches few
-// cache lines; the lane-list buffer, used only under divergence, is last.
+// instruction reads come first, then those every block reads, so that a
+// warp touches few cache lines; the lane-list buffer, used only under
+// divergence, is last.
 type Warp struct {
-	d     *Dispatch
-	prog  *Program
-	code  []ir.Inst
+	regs []uint64 // slot-major: slot s, lane l at regs[s*width+l]
+	// f32 and f64 view regs as float32 halves and float64s (views.go).
+	f32   [][2]float32
+	f64   []float64
 	width int
+	full  bool    // every lane of the warp is active
+	lanes []int32 // the active lanes when !full
 
-	regs  []uint64 // slot-major: slot s, lane l at regs[s*width+l]
-	full  bool     // every lane of the warp is active
-	lanes []int32  // the active lanes when !full
+	d      *Dispatch
+	prog   *Program
+	xcode  []xinst   // the program's code decoded for the warp's width
+	xedges [][]xedge // each block's successors, decoded likewise
 
 	stack []entry
 	alive Mask // lanes not yet finished
+	// topOK says that top, the stack's last entry, and mask, its lanes
+	// still alive (nactive of them), are current: kept from one block to
+	// the next while control stays in one entry.
+	topOK   bool
+	top     *entry
+	mask    Mask
+	nactive uint64
 
 	// Trace, when non-nil, receives each Step's block and memory accesses.
 	Trace *Trace
+	// out receives the warp's printf output.
+	out io.Writer
 
-	err     error
-	lastBuf *Buffer // the global buffers found last (see buffer)
-	prevBuf *Buffer
+	err    error
+	recent [4]*Buffer // the global buffers found last, recent[mru] the last (see buffer)
+	mru    uint8
 
 	// Counters.
 	WarpInsts   uint64
@@ -109,6 +129,10 @@ type Warp struct {
 	index      int // warp index within the work-group
 	firstLocal int // local linear id of lane 0
 	seg        int // packed warp: lanes per work-group (0: one work-group)
+
+	// scratch holds an edge's phi sources while their destinations are
+	// written (moves).
+	scratch []uint64
 
 	// Killed lanes (fragment discard).
 	Killed Mask
@@ -200,48 +224,60 @@ func (w *Warp) setActive(m Mask) {
 
 func (w *Warp) allLanes() Mask { return w.d.fullMask }
 
-// activeLanes calls f for each active lane.
-func (w *Warp) forActive(f func(l int)) {
-	if w.full {
-		for l := 0; l < w.width; l++ {
-			f(l)
-		}
-		return
-	}
-	for _, l := range w.lanes {
-		f(int(l))
-	}
-}
-
 // Step runs the warp's next block with its active lanes and follows the
 // terminator. It returns Running, AtBarrier, Done or Faulted.
-func (w *Warp) Step() (st Status) {
+func (w *Warp) Step() Status {
+	w.d.lastStepped = w
+	return w.run(1, &w.d.Stats)
+}
+
+// run runs up to n blocks while the warp is Running, counting them in st
+// as well as in the warp's own counters, and returns its status.
+func (w *Warp) run(n int, st *Stats) (status Status) {
+	wi, ti, bl := w.WarpInsts, w.ThreadInsts, w.Blocks
 	defer func() {
 		if r := recover(); r != nil {
 			w.fail(fmt.Errorf("internal error in the executor (please report it with the kernel): %v", r), nil)
-			w.status, st = Faulted, Faulted
+			w.status, status = Faulted, Faulted
 		}
+		st.WarpInsts += w.WarpInsts - wi
+		st.ThreadInsts += w.ThreadInsts - ti
+		st.Blocks += w.Blocks - bl
 	}()
-	w.d.lastStepped = w
-	var top *entry
-	var m Mask
-	for {
-		if len(w.stack) == 0 {
-			w.status = Done
-			return Done
-		}
-		top = &w.stack[len(w.stack)-1]
-		m = top.mask.And(w.alive)
-		if !m.Empty() {
+	for ; n > 0; n-- {
+		if w.status = w.block(); w.status != Running {
 			break
 		}
-		w.stack = w.stack[:len(w.stack)-1]
 	}
+	return w.status
+}
+
+// block runs the warp's next block and its terminator.
+func (w *Warp) block() Status {
+	if !w.topOK {
+		// Find the stack entry to run and its active lanes (entries whose
+		// lanes all finished are done); a block that moves the entry on
+		// keeps them for the next (take).
+		for {
+			if len(w.stack) == 0 {
+				return Done
+			}
+			w.top = &w.stack[len(w.stack)-1]
+			w.mask = w.top.mask.And(w.alive)
+			if !w.mask.Empty() {
+				break
+			}
+			w.stack = w.stack[:len(w.stack)-1]
+		}
+		w.setActive(w.mask)
+		w.nactive = uint64(w.mask.Count())
+		w.topOK = true
+	}
+	top, m := w.top, w.mask
 	if top.block < 0 {
 		w.fail(fmt.Errorf("internal: lanes reached a reconvergence placeholder"), nil)
 		return Faulted
 	}
-	w.setActive(m)
 	w.last = top.block
 	b := &w.prog.Blocks[top.block]
 	if w.Trace != nil {
@@ -250,52 +286,44 @@ func (w *Warp) Step() (st Status) {
 			w.Trace.seg, w.Trace.span = w.seg, uint64(w.d.localSpan)
 		}
 	}
-	code := w.code[b.Start:b.End]
+	code := w.xcode[b.Start:b.End]
 	for i := range code {
-		in := &code[i]
-		handlers[in.Op](w, in)
+		x := &code[i]
+		x.run(w, x)
 	}
 	n := uint64(len(code) + 1)
-	t := n * uint64(m.Count())
 	w.WarpInsts += n
-	w.ThreadInsts += t
+	w.ThreadInsts += n * w.nactive
 	w.Blocks++
-	w.d.Stats.WarpInsts += n
-	w.d.Stats.ThreadInsts += t
-	w.d.Stats.Blocks++
 	if w.err != nil {
-		w.status = Faulted
 		return Faulted
 	}
-	w.status = w.terminate(top, b, m)
-	return w.status
+	return w.terminate(top, b, w.xedges[top.block], m)
 }
 
-func (w *Warp) terminate(top *entry, b *ir.Block, m Mask) Status {
+func (w *Warp) terminate(top *entry, b *ir.Block, es []xedge, m Mask) Status {
 	switch b.Term.Kind {
 	case ir.TermBranch:
-		w.take(top, &b.Succs[0], m)
+		w.take(top, &es[0], m)
 	case ir.TermCond:
-		c := w.slot(b.Term.Cond)
-		var t Mask
-		if w.full {
-			for l, v := range c {
-				if v != 0 {
-					t.Set(l)
-				}
-			}
-		} else {
-			for _, l := range w.lanes {
-				if c[l] != 0 {
-					t.Set(int(l))
-				}
-			}
+		t := w.nonZero(w.slot(b.Term.Cond))
+		switch f := m.AndNot(t); {
+		case f.Empty():
+			w.take(top, &es[0], m)
+		case t.Empty():
+			w.take(top, &es[1], m)
+		default:
+			w.diverge(top, b, es, []Mask{t, f})
 		}
-		w.diverge(top, b, []Mask{t, m.AndNot(t)})
 	case ir.TermSwitch:
 		sel := w.slot(b.Term.Cond)
-		masks := make([]Mask, len(b.Succs))
-		w.forActive(func(l int) {
+		var buf [8]Mask
+		masks := buf[:0]
+		if len(b.Succs) > len(buf) {
+			masks = make([]Mask, 0, len(b.Succs))
+		}
+		masks = masks[:len(b.Succs)]
+		for _, l := range w.lanes {
 			k := 0
 			for i, c := range b.Term.Cases {
 				if sel[l] == c {
@@ -303,16 +331,18 @@ func (w *Warp) terminate(top *entry, b *ir.Block, m Mask) Status {
 					break
 				}
 			}
-			masks[k].Set(l)
-		})
-		w.diverge(top, b, masks)
+			masks[k].Set(int(l))
+		}
+		w.diverge(top, b, es, masks)
 	case ir.TermReturn:
+		w.topOK = false
 		w.alive = w.alive.AndNot(m)
 		if w.alive.Empty() {
 			w.stack = w.stack[:0]
 			return Done
 		}
 	case ir.TermKill:
+		w.topOK = false
 		w.Killed = w.Killed.Or(m)
 		w.alive = w.alive.AndNot(m)
 		if w.alive.Empty() {
@@ -327,7 +357,7 @@ func (w *Warp) terminate(top *entry, b *ir.Block, m Mask) Status {
 			if !w.packedBarrier(b, m) {
 				return Faulted
 			}
-			w.take(top, &b.Succs[0], m)
+			w.take(top, &es[0], m)
 			return AtBarrier
 		}
 		if m != w.alive {
@@ -338,7 +368,7 @@ func (w *Warp) terminate(top *entry, b *ir.Block, m Mask) Status {
 			w.fail(fmt.Errorf("barrier reached by only some work-items: work-item (%d,%d,%d) is on another path (divergent control flow around a barrier)", g[0], g[1], g[2]), &w.prog.Sites[b.Term.Site])
 			return Faulted
 		}
-		w.take(top, &b.Succs[0], m)
+		w.take(top, &es[0], m)
 		return AtBarrier
 	}
 	if len(w.stack) > w.prog.MaxStack {
@@ -348,20 +378,36 @@ func (w *Warp) terminate(top *entry, b *ir.Block, m Mask) Status {
 	return Running
 }
 
+// nonZero is the set of active lanes whose word in slot c is not zero.
+func (w *Warp) nonZero(c []uint64) (t Mask) {
+	if w.full {
+		for l, v := range c {
+			t[l>>6] |= b2u(v != 0) << (l & 63)
+		}
+		return t
+	}
+	for _, l := range w.lanes {
+		t[l>>6] |= b2u(c[l] != 0) << (l & 63)
+	}
+	return t
+}
+
 // take moves the lanes in m along e: phi copies, then either the entry
 // moves on or, at its reconvergence point, it is done.
-func (w *Warp) take(top *entry, e *ir.Edge, m Mask) {
+func (w *Warp) take(top *entry, e *xedge, m Mask) {
 	w.moves(e, m)
-	if e.To == top.reconv {
+	if e.to == top.reconv {
 		w.stack = w.stack[:len(w.stack)-1]
+		w.topOK = false
 		return
 	}
-	top.block = e.To
+	top.block = e.to
 }
 
 // diverge splits the active lanes among the successors (masks[i] take
 // b.Succs[i]); lanes meet again at the block's immediate post-dominator.
-func (w *Warp) diverge(top *entry, b *ir.Block, masks []Mask) {
+func (w *Warp) diverge(top *entry, b *ir.Block, es []xedge, masks []Mask) {
+	w.topOK = false
 	taken := -1
 	for i, mk := range masks {
 		if mk.Empty() {
@@ -374,7 +420,7 @@ func (w *Warp) diverge(top *entry, b *ir.Block, masks []Mask) {
 		taken = i
 	}
 	if taken >= 0 {
-		w.take(top, &b.Succs[taken], masks[taken])
+		w.take(top, &es[taken], masks[taken])
 		return
 	}
 	r := b.IPDom
@@ -396,43 +442,37 @@ func (w *Warp) diverge(top *entry, b *ir.Block, masks []Mask) {
 		if mk.Empty() {
 			continue
 		}
-		e := &b.Succs[i]
+		e := &es[i]
 		w.moves(e, mk)
-		if e.To == r {
+		if e.to == r {
 			continue // already waiting at the reconvergence point
 		}
-		w.stack = append(w.stack, entry{block: e.To, reconv: r, mask: mk})
+		w.stack = append(w.stack, entry{block: e.to, reconv: r, mask: mk})
 	}
 }
 
 // moves performs an edge's phi copies for the lanes in m, as a parallel copy.
-func (w *Warp) moves(e *ir.Edge, m Mask) {
-	if len(e.Moves) == 0 {
+func (w *Warp) moves(e *xedge, m Mask) {
+	if len(e.moves) == 0 {
 		return
 	}
-	W := w.width
 	full := m == w.allLanes()
-	if e.Overlap {
+	if e.overlap {
 		// Read every source before writing any destination.
-		total := 0
-		for _, mv := range e.Moves {
-			total += int(mv.N) * W
-		}
-		tmp := make([]uint64, 0, total)
-		for _, mv := range e.Moves {
-			tmp = append(tmp, w.regs[int(mv.Src)*W:int(mv.Src+int32(mv.N))*W]...)
+		tmp := w.scratch[:0]
+		for _, mv := range e.moves {
+			tmp = append(tmp, w.regs[mv.src:mv.src+mv.n]...)
 		}
 		o := 0
-		for _, mv := range e.Moves {
-			n := int(mv.N) * W
-			w.copyMasked(w.regs[int(mv.Dst)*W:int(mv.Dst)*W+n], tmp[o:o+n], m, full)
-			o += n
+		for _, mv := range e.moves {
+			w.copyMasked(w.regs[mv.dst:mv.dst+mv.n], tmp[o:o+mv.n], m, full)
+			o += mv.n
 		}
+		w.scratch = tmp
 		return
 	}
-	for _, mv := range e.Moves {
-		n := int(mv.N) * W
-		w.copyMasked(w.regs[int(mv.Dst)*W:int(mv.Dst)*W+n], w.regs[int(mv.Src)*W:int(mv.Src)*W+n], m, full)
+	for _, mv := range e.moves {
+		w.copyMasked(w.regs[mv.dst:mv.dst+mv.n], w.regs[mv.src:mv.src+mv.n], m, full)
 	}
 }
 

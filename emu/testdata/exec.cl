@@ -106,3 +106,15 @@ __kernel void floats(__global const float *g, int n)
     if (i < n)
         printf("%g|%G|%f|%8.3e|%a|%E|%5.1f|% f\n", g[i], g[i], g[i], g[i], g[i], g[i], g[i], g[i]);
 }
+
+// Work-group g loops longer the lower g is, then its work-items store at
+// out-of-bounds addresses when g >= bad: with several threads a later
+// work-group faults first, and the run must still report work-group bad.
+__kernel void late_fault(__global int *p, int bad)
+{
+    int g = get_group_id(0), n = get_num_groups(0);
+    int acc = 0;
+    for (int k = 0; k < (n - 1 - g) * 64; k++)
+        acc += k;
+    p[get_global_id(0) + (g >= bad ? 1 << 20 : 0)] = acc;
+}

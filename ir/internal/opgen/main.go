@@ -24,25 +24,31 @@ type typ struct {
 	Tag    string // F32, S16, U8, B ...
 	Go     string // Go type used to compute
 	Bits   int
-	Load   string // expression turning slot word x into a Go value
-	Store  string // expression turning Go value v into a slot word
+	View   string // the warp's view of its registers the type reads and writes: regs, f32 or f64
+	Load   string // expression turning view element x into a Go value
+	Store  string // statement storing Go value v in view element d
 	Float  bool
 	Signed bool
 }
 
+// float32 and float64 values are read and written through the warp's
+// float views of its registers (f32: each slot as two float32 halves, the
+// value in the low half, lo32, and zero in the other; f64: each slot as a
+// float64), so that they go between memory and the FPU directly instead of
+// through an integer register, as math.Float32frombits and its kin would.
 var (
-	tF16 = typ{"F16", "float32", 16, "h2f(uint16(%s))", "uint64(f2h(%s))", true, true}
-	tF32 = typ{"F32", "float32", 32, "math.Float32frombits(uint32(%s))", "uint64(math.Float32bits(%s))", true, true}
-	tF64 = typ{"F64", "float64", 64, "math.Float64frombits(%s)", "math.Float64bits(%s)", true, true}
-	tU8  = typ{"U8", "uint8", 8, "uint8(%s)", "uint64(%s)", false, false}
-	tU16 = typ{"U16", "uint16", 16, "uint16(%s)", "uint64(%s)", false, false}
-	tU32 = typ{"U32", "uint32", 32, "uint32(%s)", "uint64(%s)", false, false}
-	tU64 = typ{"U64", "uint64", 64, "%s", "%s", false, false}
-	tS8  = typ{"S8", "int8", 8, "int8(uint8(%s))", "uint64(uint8(%s))", false, true}
-	tS16 = typ{"S16", "int16", 16, "int16(uint16(%s))", "uint64(uint16(%s))", false, true}
-	tS32 = typ{"S32", "int32", 32, "int32(uint32(%s))", "uint64(uint32(%s))", false, true}
-	tS64 = typ{"S64", "int64", 64, "int64(%s)", "uint64(%s)", false, true}
-	tB   = typ{"B", "bool", 1, "(%s != 0)", "b2u(%s)", false, false}
+	tF16 = typ{"F16", "float32", 16, "regs", "h2f(uint16(%s))", "%s = uint64(f2h(%s))", true, true}
+	tF32 = typ{"F32", "float32", 32, "f32", "%s[lo32]", "%[1]s[lo32], %[1]s[hi32] = %[2]s, 0", true, true}
+	tF64 = typ{"F64", "float64", 64, "f64", "%s", "%s = %s", true, true}
+	tU8  = typ{"U8", "uint8", 8, "regs", "uint8(%s)", "%s = uint64(%s)", false, false}
+	tU16 = typ{"U16", "uint16", 16, "regs", "uint16(%s)", "%s = uint64(%s)", false, false}
+	tU32 = typ{"U32", "uint32", 32, "regs", "uint32(%s)", "%s = uint64(%s)", false, false}
+	tU64 = typ{"U64", "uint64", 64, "regs", "%s", "%s = %s", false, false}
+	tS8  = typ{"S8", "int8", 8, "regs", "int8(uint8(%s))", "%s = uint64(uint8(%s))", false, true}
+	tS16 = typ{"S16", "int16", 16, "regs", "int16(uint16(%s))", "%s = uint64(uint16(%s))", false, true}
+	tS32 = typ{"S32", "int32", 32, "regs", "int32(uint32(%s))", "%s = uint64(uint32(%s))", false, true}
+	tS64 = typ{"S64", "int64", 64, "regs", "int64(%s)", "%s = uint64(%s)", false, true}
+	tB   = typ{"B", "bool", 1, "regs", "(%s != 0)", "%s = b2u(%s)", false, false}
 
 	floats = []typ{tF16, tF32, tF64}
 	uints  = []typ{tU8, tU16, tU32, tU64}
@@ -170,6 +176,22 @@ func table() []op {
 	return t
 }
 
+// laneBodies replace the expression of an operation on one type (by its
+// constant's name) with statements computing r, where the expression
+// would be a call. fma32 is too big to inline, and a float live across a
+// call sits in the call's argument registers, so every conversion to
+// float64 in the loop wrote the register the last lane's result left:
+// cvtss2sd keeps the rest of its destination, which chained the lanes
+// (2.6 ns a lane against 1.6 written out). The exact path, for rare sums,
+// takes the operand slices.
+var laneBodies = map[string]string{
+	"FmaF32": `s := float64(a)*float64(b) + float64(c)
+		r := float32(s)
+		if fma32Tie(s) {
+			r = fma32At(as, bs, cs, i)
+		}`,
+}
+
 // shifts take the shift amount as a raw slot word (its width may differ).
 var shifts = []struct {
 	Name, Expr string
@@ -264,7 +286,7 @@ func sources() (irSrc, emuSrc []byte) {
 	add := func(constName string, body string) {
 		names = append(names, constName)
 		fmt.Fprintf(&consts, "\tOp%s\n", constName)
-		fmt.Fprintf(&handlers, "func h%s(w *Warp, in *ir.Inst) {\n%s}\n\n", constName, body)
+		fmt.Fprintf(&handlers, "func h%s(w *Warp, x *xinst) {\n%s}\n\n", constName, body)
 		fmt.Fprintf(&reg, "\tir.Op%s: h%s,\n", constName, constName)
 	}
 
@@ -274,7 +296,7 @@ func sources() (irSrc, emuSrc []byte) {
 			if o.Out != nil {
 				out = *o.Out
 			}
-			add(o.Name+t.Tag, loopBody(o.Arity, t, out, o.Expr))
+			add(o.Name+t.Tag, loopBody(o.Arity, t, out, o.Expr, laneBodies[o.Name+t.Tag]))
 		}
 	}
 	for _, s := range shifts {
@@ -285,10 +307,10 @@ func sources() (irSrc, emuSrc []byte) {
 	}
 	for _, t := range bitcounts {
 		u := tU64
-		add("BitCount"+t.Tag, loopBody(1, t, u, "uint64(bitsOnes(a))"))
+		add("BitCount"+t.Tag, loopBody(1, t, u, "uint64(bitsOnes(a))", ""))
 	}
 	for _, c := range conversions() {
-		add("Cvt"+c[0].Tag+c[1].Tag, loopBody(1, c[0], c[1], cvtExpr(c[0], c[1])))
+		add("Cvt"+c[0].Tag+c[1].Tag, loopBody(1, c[0], c[1], cvtExpr(c[0], c[1]), ""))
 	}
 
 	var ir bytes.Buffer
@@ -316,49 +338,60 @@ func sources() (irSrc, emuSrc []byte) {
 
 	var emu bytes.Buffer
 	fmt.Fprintf(&emu, "// Code generated by ir/internal/opgen; DO NOT EDIT.\n\npackage emu\n\nimport (\n\t\"math\"\n\n\t\"github.com/pocketgpu/pocketgpu/ir\"\n)\n\n")
-	fmt.Fprintf(&emu, "var _ = math.Float32bits\n\n")
+	fmt.Fprintf(&emu, "var _ = math.Signbit\n\n")
 	emu.Write(handlers.Bytes())
 	fmt.Fprintf(&emu, "func init() {\n\tfor op, h := range map[ir.Op]handler{\n%s\t} {\n\t\thandlers[op] = h\n\t}\n}\n", reg.String())
 	return ir.Bytes(), emu.Bytes()
 }
 
+// operand is a handler's source: the variable the loop gives it, read
+// from the slices <name>s of the warp's view with load (%s: the element).
+type operand struct{ name, view, load string }
+
 // loopBody writes a handler that applies expr to every active lane of every
-// component: a flat loop when the whole warp is active, else one over the
-// active lanes.
-func loopBody(arity int, in, out typ, expr string) string {
-	var b strings.Builder
-	ld := func(v, x string) string { return fmt.Sprintf("%s := %s", v, fmt.Sprintf(in.Load, x)) }
-	st := fmt.Sprintf(out.Store, "("+expr+")")
-	srcs := []string{"a", "b", "c"}[:arity]
-	fmt.Fprintf(&b, "\td := w.dst(in)\n")
-	for i, s := range srcs {
-		fmt.Fprintf(&b, "\t%ss := w.src(in, %d)\n", s, i)
+// component of its operands a, b, c of type in, giving a result of type out
+// (or runs stmts, which set r, when given).
+func loopBody(arity int, in, out typ, expr, stmts string) string {
+	var ops []operand
+	for _, n := range []string{"a", "b", "c"}[:arity] {
+		ops = append(ops, operand{n, in.View, in.Load})
 	}
-	fmt.Fprintf(&b, "\tif w.full {\n")
-	for _, s := range srcs {
-		fmt.Fprintf(&b, "\t\t%ss = %ss[:len(d)]\n", s, s)
-	}
-	fmt.Fprintf(&b, "\t\tfor i := range d {\n")
-	for _, s := range srcs {
-		fmt.Fprintf(&b, "\t\t\t%s\n", ld(s, s+"s[i]"))
-	}
-	fmt.Fprintf(&b, "\t\t\td[i] = %s\n\t\t}\n\t\treturn\n\t}\n", st)
-	fmt.Fprintf(&b, "\tfor o := 0; o < len(d); o += w.width {\n\t\tfor _, l := range w.lanes {\n\t\t\ti := o + int(l)\n")
-	for _, s := range srcs {
-		fmt.Fprintf(&b, "\t\t\t%s\n", ld(s, s+"s[i]"))
-	}
-	fmt.Fprintf(&b, "\t\t\td[i] = %s\n\t\t}\n\t}\n", st)
-	return b.String()
+	return lanesLoop(ops, out, expr, stmts)
 }
 
+// shiftBody is loopBody for a shift: its amount y is the raw slot word.
 func shiftBody(t typ, expr string) string {
+	return lanesLoop([]operand{{"a", t.View, t.Load}, {"y", "regs", "%s"}}, t, expr, "")
+}
+
+// lanesLoop writes a handler's body: a flat loop when the whole warp is
+// active, else one over the active lanes. Operand k's elements start at
+// the decoded instruction's offset for Src[k] (x.a, x.b, x.c), the
+// result's at x.d, x.n elements each.
+func lanesLoop(ops []operand, out typ, expr, stmts string) string {
+	if stmts != "" {
+		expr = "r"
+	}
 	var b strings.Builder
-	st := fmt.Sprintf(t.Store, "("+expr+")")
-	fmt.Fprintf(&b, "\td := w.dst(in)\n\tas := w.src(in, 0)\n\tbs := w.src(in, 1)\n")
-	fmt.Fprintf(&b, "\tif w.full {\n\t\tas, bs = as[:len(d)], bs[:len(d)]\n\t\tfor i := range d {\n")
-	fmt.Fprintf(&b, "\t\t\ta := %s\n\t\t\ty := bs[i]\n\t\t\td[i] = %s\n\t\t}\n\t\treturn\n\t}\n", fmt.Sprintf(t.Load, "as[i]"), st)
+	fmt.Fprintf(&b, "\td := w.%s[x.d : x.d+x.n]\n", out.View)
+	for k, o := range ops {
+		fmt.Fprintf(&b, "\t%ss := w.%s[x.%c:][:len(d)]\n", o.name, o.view, 'a'+k)
+	}
+	body := func(indent string) {
+		for _, o := range ops {
+			fmt.Fprintf(&b, "%s%s := %s\n", indent, o.name, fmt.Sprintf(o.load, o.name+"s[i]"))
+		}
+		if stmts != "" {
+			fmt.Fprintf(&b, "%s%s\n", indent, stmts)
+		}
+		fmt.Fprintf(&b, "%s%s\n", indent, fmt.Sprintf(out.Store, "d[i]", "("+expr+")"))
+	}
+	fmt.Fprintf(&b, "\tif w.full {\n\t\tfor i := range d {\n")
+	body("\t\t\t")
+	fmt.Fprintf(&b, "\t\t}\n\t\treturn\n\t}\n")
 	fmt.Fprintf(&b, "\tfor o := 0; o < len(d); o += w.width {\n\t\tfor _, l := range w.lanes {\n\t\t\ti := o + int(l)\n")
-	fmt.Fprintf(&b, "\t\t\ta := %s\n\t\t\ty := bs[i]\n\t\t\td[i] = %s\n\t\t}\n\t}\n", fmt.Sprintf(t.Load, "as[i]"), st)
+	body("\t\t\t\t")
+	fmt.Fprintf(&b, "\t\t}\n\t}\n")
 	return b.String()
 }
 

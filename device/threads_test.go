@@ -1,0 +1,122 @@
+package device
+
+//go:generate go run ../cmd/pocketgpu compile testdata/kernels/chatter.cl -o testdata/kernels/chatter.spv
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/pocketgpu/pocketgpu/arch"
+	"github.com/pocketgpu/pocketgpu/internal/corpus"
+	"github.com/pocketgpu/pocketgpu/kernel"
+)
+
+// threadRun is what a functional run gives: its buffers, counters and
+// printf output.
+type threadRun struct {
+	bufs  [][]byte
+	stats Stats
+	out   string
+}
+
+// runThreads dispatches k on fresh buffers made from specs with the given
+// host threads.
+func runThreads(t *testing.T, g *arch.GPU, spv []byte, entry string, specs []string, nd NDRange, threads int) threadRun {
+	t.Helper()
+	dev := Open(g)
+	var out strings.Builder
+	dev.Printf = &out
+	k, err := dev.Load(spv, entry, LoadOptions{})
+	if err != nil {
+		t.Fatalf("load: %v", err)
+	}
+	args := make([]kernel.Arg, len(specs))
+	data := make([][]byte, len(specs))
+	for i, s := range specs {
+		if args[i], err = kernel.ParseArg(s); err != nil {
+			t.Fatal(err)
+		}
+		if data[i], err = args[i].Materialize("."); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b, err := dev.BindSpecs(k, args, data)
+	if err != nil {
+		t.Fatalf("bind: %v", err)
+	}
+	res, err := dev.Dispatch(k, nd, b.Args, Options{Threads: threads})
+	if err != nil {
+		t.Fatalf("%d threads: %v", threads, err)
+	}
+	r := threadRun{stats: res.Stats, out: out.String()}
+	for _, buf := range b.Buffers {
+		if buf != nil {
+			r.bufs = append(r.bufs, bytes.Clone(buf.Bytes()))
+		}
+	}
+	return r
+}
+
+// sameRuns fails unless runs with 2 and 3 host threads gave what one gave.
+func sameRuns(t *testing.T, run func(threads int) threadRun) {
+	t.Helper()
+	one := run(1)
+	for _, n := range []int{2, 3} {
+		r := run(n)
+		if r.stats != one.stats {
+			t.Errorf("%d threads counted %+v, one %+v", n, r.stats, one.stats)
+		}
+		if r.out != one.out {
+			t.Errorf("%d threads printed:\n%s\none:\n%s", n, r.out, one.out)
+		}
+		for i := range one.bufs {
+			if !bytes.Equal(r.bufs[i], one.bufs[i]) {
+				t.Errorf("%d threads: buffer %d differs from one thread's", n, i)
+			}
+		}
+	}
+}
+
+// TestThreadsSameAnswers runs every corpus kernel on a GPU of each family
+// (warps of 4 to 128 lanes, packed work-groups on Rogue) and a printf
+// kernel with 1, 2 and 3 host threads: buffers, counters and printf output
+// must be the same, byte for byte.
+func TestThreadsSameAnswers(t *testing.T) {
+	for _, gpu := range []string{"mali-g52", "adreno-640", "powervr-gx6250", "mali-t860"} {
+		g, err := arch.Lookup(gpu)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range corpus.Cases() {
+			t.Run(gpu+"/"+c.Name, func(t *testing.T) {
+				if c.SPIRV == nil {
+					t.Skip("no prebuilt SPIR-V")
+				}
+				var nd NDRange
+				nd.Dims = len(c.Global)
+				copy(nd.Global[:], c.Global)
+				copy(nd.Local[:], c.Local)
+				sameRuns(t, func(n int) threadRun { return runThreads(t, g, c.SPIRV, c.Entry, c.Args, nd, n) })
+			})
+		}
+		t.Run(gpu+"/printf", func(t *testing.T) {
+			spv, err := os.ReadFile("testdata/kernels/chatter.spv")
+			if err != nil {
+				t.Fatal(err)
+			}
+			const groups = 24
+			nd := NDRange{Dims: 1, Global: [3]int{groups * 32, 1, 1}, Local: [3]int{32, 1, 1}}
+			specs := []string{fmt.Sprintf("buf:u32:%d=iota", groups), fmt.Sprintf("buf:u32:%d", groups*32)}
+			sameRuns(t, func(n int) threadRun {
+				r := runThreads(t, g, spv, "chatter", specs, nd, n)
+				if lines := strings.Count(r.out, "\n"); lines != groups*5 {
+					t.Fatalf("%d threads printed %d lines, want %d", n, lines, groups*5)
+				}
+				return r
+			})
+		})
+	}
+}
