@@ -29,7 +29,9 @@ type Detail uint8
 const (
 	// DetailAuto (the default) runs in detail what the figures need: a
 	// launch identical to an earlier one from the same cache state reuses
-	// that launch's time (exact).
+	// that launch's time (exact), and a long launch is sampled: its
+	// work-groups run in detail until they retire at a steady rate, the
+	// rest functionally with their time projected (timing.SamplingReport).
 	DetailAuto Detail = iota
 	// DetailFull simulates every launch in detail.
 	DetailFull
@@ -56,9 +58,16 @@ func ParseDetail(s string) (Detail, bool) {
 
 // DetailReport says how a timed result was made.
 type DetailReport struct {
-	// Mode is "full" (every work-group simulated in detail) or "reused"
-	// (the figures of an identical earlier launch from the same state).
+	// Mode is "full" (every work-group simulated in detail), "sampled"
+	// (work-groups in detail until steady, the rest run functionally and
+	// their time projected) or "reused" (the figures of an identical
+	// earlier launch from the same state).
 	Mode string
+	// WorkGroups and Detailed: of a sampled launch's work-groups, how many
+	// the timing model simulated; ErrorPct estimates the error of its
+	// cycles, in percent (timing.SamplingReport).
+	WorkGroups, Detailed int
+	ErrorPct             float64
 	// ReusedFrom is the device's number of the launch whose figures a
 	// reused result repeats (launches count from 1); Launch is this one's.
 	ReusedFrom, Launch int

@@ -77,7 +77,7 @@ func (d *Device) Time(k *Kernel, nd NDRange, args []Arg, opt Options) (*TimedRes
 			return d.reuse(k, plan, r, launch, opt)
 		}
 	}
-	res, err := d.timeDetailed(k, plan, opt)
+	res, err := d.timeDetailed(k, plan, opt, memo)
 	if err != nil || !memo {
 		return res, err
 	}
@@ -106,8 +106,8 @@ func (d *Device) reuse(k *Kernel, plan *Plan, r *launchRecord, launch int, opt O
 	return res, nil
 }
 
-// timeDetailed simulates a prepared launch in detail.
-func (d *Device) timeDetailed(k *Kernel, plan *Plan, opt Options) (*TimedResult, error) {
+// timeDetailed simulates a prepared launch, in detail or (sample) sampled.
+func (d *Device) timeDetailed(k *Kernel, plan *Plan, opt Options, sample bool) (*TimedResult, error) {
 	ip, err := families.Lower(k.program(), d.GPU, plan.dispatch.Width)
 	if err != nil {
 		return nil, err
@@ -128,10 +128,17 @@ func (d *Device) timeDetailed(k *Kernel, plan *Plan, opt Options) (*TimedResult,
 	if opt.Trace != nil {
 		eng.EnableTrace(opt.Trace)
 	}
+	if sample {
+		eng.EnableSampling()
+	}
 	tr, err := eng.Run()
 	res := plan.result()
 	res.Seconds = time.Since(start).Seconds()
 	full := DetailReport{Mode: "full", Launch: d.memo.launches}
+	if tr != nil && tr.Sampling != nil {
+		s := tr.Sampling
+		full.Mode, full.WorkGroups, full.Detailed, full.ErrorPct = "sampled", s.WorkGroups, s.Detailed, s.ErrorPct
+	}
 	if errors.Is(err, ErrStopped) && tr != nil {
 		res.Partial = true
 		return &TimedResult{Result: *res, Timing: timingOf(tr), Profile: profileFrom(eng), Timeline: eng.Timeline(), Detail: full}, err

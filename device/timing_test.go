@@ -43,9 +43,23 @@ func setupKernelWith(t testing.TB, g *arch.GPU, file string, global, local int, 
 	if err != nil {
 		t.Fatal(err)
 	}
+	b := bindSpecs(t, dev, k, args)
+	return func(opt Options) *TimedResult {
+		r, err := dev.Time(k, NDRange{Dims: 1, Global: [3]int{global, 1, 1}, Local: [3]int{local, 1, 1}}, b.Args, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+}
+
+// bindSpecs materializes and binds argument specs for k.
+func bindSpecs(t testing.TB, dev *Device, k *Kernel, args []string) *Bound {
+	t.Helper()
 	specs := make([]kernel.Arg, len(args))
 	data := make([][]byte, len(args))
 	for i, s := range args {
+		var err error
 		if specs[i], err = kernel.ParseArg(s); err != nil {
 			t.Fatal(err)
 		}
@@ -57,13 +71,7 @@ func setupKernelWith(t testing.TB, g *arch.GPU, file string, global, local int, 
 	if err != nil {
 		t.Fatal(err)
 	}
-	return func(opt Options) *TimedResult {
-		r, err := dev.Time(k, NDRange{Dims: 1, Global: [3]int{global, 1, 1}, Local: [3]int{local, 1, 1}}, b.Args, opt)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return r
-	}
+	return b
 }
 
 // userGPU is a preset with YAML overrides, as a user writes it.

@@ -97,6 +97,9 @@ type Dispatch struct {
 	self       host // the caller's (own)
 	workers    []*worker
 	tasksDone  int // work-groups RunTasks finished, for its checkpoints
+	// recording gives the trace a task's warps record into
+	// (RunTasksWarming), or is nil.
+	recording func(task int) *Trace
 
 	lastStepped  *Warp
 	lastProgress time.Time
@@ -210,6 +213,12 @@ func (d *Dispatch) WarpsPerGroup() int { return (d.wgSize + d.Width - 1) / d.Wid
 // work-groups, or with packing (Pack) its packed warps, each holding Pack
 // consecutive work-groups (the last maybe fewer).
 func (d *Dispatch) Tasks() int { return (d.NumGroups() + d.pack - 1) / d.pack }
+
+// GroupsIn is how many work-groups tasks [lo, hi) hold.
+func (d *Dispatch) GroupsIn(lo, hi int) int {
+	n := d.NumGroups()
+	return min(hi*d.pack, n) - min(lo*d.pack, n)
+}
 
 // Packed is how many work-groups share a warp (1: none).
 func (d *Dispatch) Packed() int { return d.pack }

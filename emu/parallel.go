@@ -27,9 +27,13 @@ import (
 // after it (on one thread, always), and is stopped as stalled or by its
 // budget.
 
-// independent says whether the dispatch's work-groups run in parallel: its
-// program cannot make them observe each other's order, and no callback
-// of the caller would be called from several threads.
+// Independent reports whether the dispatch's work-groups run in parallel:
+// its program cannot make them observe each other's order, and no
+// callback of the caller would be called from several threads. They may
+// then also run in any order with the same results (sampled simulation
+// fast-forwards only such dispatches).
+func (d *Dispatch) Independent() bool { return d.independent() }
+
 func (d *Dispatch) independent() bool {
 	return d.Prog.independentGroups && d.InitLane == nil && d.Builtin == nil && d.WarpDone == nil
 }
@@ -117,6 +121,12 @@ func (r *parallelRun) work(wk *worker) {
 		}
 		wk.out.Reset()
 		wg := r.d.newTask(&wk.host, i)
+		if rec := r.d.recording; rec != nil {
+			tr := rec(i)
+			for _, w := range wg.Warps {
+				w.Trace = tr
+			}
+		}
 		for {
 			for _, w := range wg.Warps {
 				if w.status == Running {
@@ -132,6 +142,9 @@ func (r *parallelRun) work(wk *worker) {
 			if !r.flush(wk) {
 				break
 			}
+		}
+		for _, w := range wg.Warps {
+			w.Trace = nil
 		}
 		r.d.release(&wk.host, wg)
 	}

@@ -44,6 +44,41 @@ func (d *Dispatch) RunTasks(lo, hi int) error {
 	return d.runWindowed(lo, hi, false)
 }
 
+// RunTasksWarming is RunTasks recording every memory access the tasks
+// make: after each batch of tasks it calls warm with each task's accesses,
+// in task order, on the calling goroutine (sampled simulation warms the
+// caches with them). Only for a dispatch whose work-groups are
+// Independent.
+func (d *Dispatch) RunTasksWarming(lo, hi int, warm func(task int, tr *Trace)) error {
+	if lo < 0 || hi > d.Tasks() || lo > hi {
+		return fmt.Errorf("kernel %s: tasks [%d, %d) are not within the dispatch's %d", d.Prog.Entry, lo, hi, d.Tasks())
+	}
+	if !d.independent() {
+		return fmt.Errorf("kernel %s: its work-groups are not independent; they cannot be run out of order", d.Prog.Entry)
+	}
+	batch := 4 * d.threads(hi-lo)
+	traces := make([]Trace, batch)
+	for i := range traces {
+		traces[i].keep = true
+	}
+	for at := lo; at < hi; at += batch {
+		end := min(at+batch, hi)
+		for i := range traces {
+			traces[i].Accesses, traces[i].Addrs = traces[i].Accesses[:0], traces[i].Addrs[:0]
+		}
+		d.recording = func(task int) *Trace { return &traces[task-at] }
+		err := d.runParallel(at, end, false)
+		d.recording = nil
+		if err != nil {
+			return err
+		}
+		for i := at; i < end; i++ {
+			warm(i, &traces[i-at])
+		}
+	}
+	return nil
+}
+
 // threads is how many host threads a run of n tasks uses.
 func (d *Dispatch) threads(n int) int {
 	t := d.Threads

@@ -49,12 +49,17 @@ type Trace struct {
 
 	seg  int    // packed warp: lanes per work-group (0: not packed)
 	span uint64 // packed warp: bytes between work-groups' local memories
+	// keep: the trace gathers the accesses of every block its warps run
+	// (RunTasksWarming), not only the last block's.
+	keep bool
 }
 
 func (t *Trace) begin(block int32, m Mask) {
 	t.Block, t.Active = block, m
-	t.Accesses = t.Accesses[:0]
-	t.Addrs = t.Addrs[:0]
+	if !t.keep {
+		t.Accesses = t.Accesses[:0]
+		t.Addrs = t.Addrs[:0]
+	}
 	t.seg, t.span = 0, 0
 }
 

@@ -86,7 +86,11 @@ func (c *core) residentChange(t float64, delta int) {
 // snapshot is the core's counts up to t (no earlier than its last change).
 func (c *core) snapshot(t float64) CoreCounts {
 	s := c.counts
-	s.ResidentArea += float64(c.resident) * (t - c.lastChange)
+	if t > c.lastChange {
+		// (A snapshot taken mid-run may find a core whose warps already
+		// booked a later departure.)
+		s.ResidentArea += float64(c.resident) * (t - c.lastChange)
+	}
 	if c.lastActive > c.firstActive {
 		s.ActiveCycles = c.lastActive - c.firstActive
 	}
@@ -153,6 +157,9 @@ func (d *dispatcher) launchOne(c *core, t float64) bool {
 			continue
 		}
 		if k.d != nil {
+			if k.sampling != nil && k.next < k.total {
+				k.sampling.beforeLaunch()
+			}
 			if k.next < k.total {
 				d.launchCompute(k, c, t)
 				return true
@@ -306,6 +313,9 @@ func (d *dispatcher) retire(wg *wgState, end float64) {
 	}
 	k.End = max(k.End, end)
 	d.pool = append(d.pool, wg.warps...)
+	if k.sampling != nil {
+		k.sampling.retired(end)
+	}
 	if k.d != nil && k.done == k.total && k.OnDone != nil {
 		d.at(end, k.OnDone)
 	}

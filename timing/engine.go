@@ -79,6 +79,8 @@ type Engine struct {
 	err        error
 	checkpoint func(t float64) error
 
+	sampling *sampling // EnableSampling (sampling.go), or nil
+
 	// Observers, nil unless enabled.
 	prof *profiler // EnableProfile (profile.go)
 	samp *sampler  // EnableTimeline (timeline.go)
@@ -181,6 +183,10 @@ func (e *Engine) Run() (*Result, error) {
 		}
 	}
 	e.current = nil
+	if errors.Is(e.err, emu.ErrStopped) {
+		// Stopped inside a fast-forward (sampling.go): what ran so far.
+		return e.result(e.end), e.err
+	}
 	if e.err != nil {
 		return nil, e.err
 	}

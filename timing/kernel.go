@@ -45,10 +45,11 @@ type Kernel struct {
 
 	// A compute dispatch.
 	d           *emu.Dispatch
-	next, total int      // units (work-groups, or packed warps: d.Tasks)
-	groupsDone  int      // work-groups finished
-	freeSlot    [][]bool // per core: the dispatch's work-group slots (local memory windows)
-	win         windows  // where its local and spill areas sit (windows.go)
+	next, total int       // units (work-groups, or packed warps: d.Tasks)
+	groupsDone  int       // work-groups finished
+	freeSlot    [][]bool  // per core: the dispatch's work-group slots (local memory windows)
+	win         windows   // where its local and spill areas sit (windows.go)
+	sampling    *sampling // fast-forwards it once steady (sampling.go), or nil
 
 	// A shader.
 	src     Source

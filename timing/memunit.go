@@ -55,23 +55,8 @@ func (m *memUnit) op(w *warpState, pc int32, t float64) *itemCopy {
 			continue // registers: the lowering costs these as moves
 		}
 		r := &m.req
-		r.Core, r.Space, r.Group = w.wg.core.id, a.Space, w.wg.slot
-		r.Window = w.k.window(a.Space, w.wg.core.id, w.wg.slot)
-		r.Addrs = tr.Addrs[a.Start : a.Start+a.N]
-		r.Bytes, r.Lanes = a.Bytes, a.N
-		r.Burst = a.Bulk && w.k.burstCopy
-		r.Stream = mem.StreamData
-		switch a.Kind {
-		case emu.AccessLoad:
-			r.Kind = mem.Load
-		case emu.AccessStore:
-			r.Kind = mem.Store
-		case emu.AccessAtomic:
-			r.Kind = mem.Atomic
-		case emu.AccessTexture:
-			r.Kind = mem.Texture
-			r.Stream = mem.StreamTexture
-			r.Lanes = tr.Active.Count()
+		w.k.request(r, tr, a, w.wg.core.id, w.wg.slot)
+		if r.Kind == mem.Texture {
 			cause = StallTexture
 		}
 		var res mem.Result
@@ -116,6 +101,30 @@ func (m *memUnit) op(w *warpState, pc int32, t float64) *itemCopy {
 		}
 	}
 	return nil
+}
+
+// request fills r with access a of trace tr, made by a warp of k's
+// work-group in slot slot of core core.
+func (k *Kernel) request(r *mem.Request, tr *emu.Trace, a emu.Access, core, slot int) {
+	r.Core, r.Space, r.Group = core, a.Space, slot
+	r.Window = k.window(a.Space, core, slot)
+	r.Addrs = tr.Addrs[a.Start : a.Start+a.N]
+	r.Bytes, r.Lanes = a.Bytes, a.N
+	r.Burst = a.Bulk && k.burstCopy
+	r.Stream = mem.StreamData
+	r.NoL1 = false
+	switch a.Kind {
+	case emu.AccessLoad:
+		r.Kind = mem.Load
+	case emu.AccessStore:
+		r.Kind = mem.Store
+	case emu.AccessAtomic:
+		r.Kind = mem.Atomic
+	case emu.AccessTexture:
+		r.Kind = mem.Texture
+		r.Stream = mem.StreamTexture
+		r.Lanes = tr.Active.Count()
+	}
 }
 
 // spill sends a spill store or reload (isa.SpillMsg) of the group w is

@@ -16,6 +16,9 @@ type Result struct {
 	TimeNS   float64
 	Counters counters.Set
 	PerCore  []counters.Set
+	// Sampling says how much ran in detail when EnableSampling
+	// fast-forwarded the dispatch (nil: every work-group did).
+	Sampling *SamplingReport
 }
 
 // Names returns the counter names in order.
@@ -26,7 +29,15 @@ func (e *Engine) result(cycles float64) *Result {
 	if e.samp != nil {
 		e.samp.finish(e, cycles)
 	}
-	return e.report(e.Snapshot(cycles), e.mem.Counters())
+	s, m := e.Snapshot(cycles), e.mem.Counters()
+	sp := e.sampling
+	if sp == nil || sp.skipped == 0 {
+		return e.report(s, m)
+	}
+	s, m = sp.project(s, m)
+	r := e.report(s, m)
+	r.Sampling = sp.report(r.Cycles)
+	return r
 }
 
 // report computes the counters of docs/counters.md, GPU-wide and per core,

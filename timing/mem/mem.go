@@ -62,10 +62,11 @@ type Hierarchy struct {
 	l1Rate, pathRate, l2Rate, slcRate, dramRate rate
 
 	c       Counters
-	lines   []span   // scratch: the unique lines of one request
-	set     lineSet  // index of lines
-	remap   []uint64 // scratch: addresses moved into a private region
-	lastTLB uint64   // last page translated (+1), to skip repeat lookups within a request
+	lines   []span     // scratch: the unique lines of one request
+	set     lineSet    // index of lines
+	remap   []uint64   // scratch: addresses moved into a private region
+	lastTLB uint64     // last page translated (+1), to skip repeat lookups within a request
+	warm    *warmState // while functional warming (warm.go), what to give back
 }
 
 // params are the figures of the arch description in the units the model
