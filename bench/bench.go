@@ -20,6 +20,7 @@ import (
 	"strings"
 
 	"github.com/pocketgpu/pocketgpu/arch"
+	"github.com/pocketgpu/pocketgpu/device"
 	"github.com/pocketgpu/pocketgpu/timing/trace"
 )
 
@@ -129,6 +130,9 @@ type Options struct {
 	// `bench --trace`): RunJobs gives each job a track group of its own,
 	// named "TEST on GPU", whose launches follow one another.
 	Trace *trace.Trace
+	// Detail is how much of each launch runs in detail (device.Options):
+	// by default repeats reuse their figures and long launches are sampled.
+	Detail device.Detail
 }
 
 // Test is one benchmark of the suite.

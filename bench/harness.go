@@ -106,7 +106,7 @@ func (l *launch) set(i int, spec string) error {
 
 // time runs the launch under the timing model on the device's warm caches.
 func (l *launch) time() (*device.TimedResult, error) {
-	r, err := l.c.dev.Time(l.k, l.nd, l.bound.Args, device.Options{Context: l.c.o.Context, Trace: l.c.o.Trace})
+	r, err := l.c.dev.Time(l.k, l.nd, l.bound.Args, device.Options{Context: l.c.o.Context, Trace: l.c.o.Trace, Detail: l.c.o.Detail})
 	if err != nil {
 		return nil, err
 	}

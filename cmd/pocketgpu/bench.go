@@ -9,6 +9,7 @@ import (
 
 	"github.com/pocketgpu/pocketgpu/arch"
 	"github.com/pocketgpu/pocketgpu/bench"
+	"github.com/pocketgpu/pocketgpu/device"
 )
 
 func init() { subcommands = append(subcommands, newBenchCmd) }
@@ -22,6 +23,7 @@ type benchOpts struct {
 	progress bool
 	workers  int
 	trace    traceFlags
+	detail   device.Detail
 }
 
 func newBenchCmd() *cobra.Command {
@@ -56,6 +58,7 @@ it). --quick runs shorter sweeps. See docs/validation.md for the methodology.`,
 	f.BoolVar(&o.asJSON, "json", false, "print the results as JSON")
 	f.BoolVar(&o.quick, "quick", false, "shorter sweeps (fewer, smaller footprints)")
 	f.BoolVar(&o.progress, "progress", false, "show a progress bar even when stderr is not a terminal")
+	addDetailFlag(cmd, &o.detail)
 	f.IntVar(&o.workers, "jobs", runtime.GOMAXPROCS(0), "tests to run at once (each on its own simulated device)")
 	addTraceFlags(cmd, &o.trace, suiteInterval)
 	_ = cmd.MarkFlagRequired("gpu")
@@ -141,7 +144,7 @@ func runBench(cmd *cobra.Command, o benchOpts) error {
 		return err
 	}
 	defer tr.abort() // unless finished below
-	opt := bench.Options{Quick: o.quick, Context: cmd.Context()}
+	opt := bench.Options{Quick: o.quick, Context: cmd.Context(), Detail: o.detail}
 	if tr != nil {
 		opt.Trace = tr.Trace
 	}

@@ -27,6 +27,7 @@ type Job struct {
 	Functional      bool              `yaml:"functional"`
 	MaxInstructions uint64            `yaml:"max_instructions"`
 	WarpWidth       int               `yaml:"warp_width"`
+	Detail          detailValue       `yaml:"detail"`
 
 	// dir resolves relative paths in a job file.
 	dir string

@@ -32,6 +32,7 @@ var jobKeyWants = map[string]string{
 	"functional":       "true or false",
 	"max_instructions": "a whole number of at least 1",
 	"warp_width":       "a positive integer",
+	"detail":           "auto or full",
 }
 
 // jobError is a job-file error at a line.
@@ -195,4 +196,13 @@ func checkJob(j *Job, seen map[string]int, file string) error {
 		}
 	}
 	return nil
+}
+
+// UnmarshalYAML reads a job file's detail: auto or full.
+func (v *detailValue) UnmarshalYAML(n *yaml.Node) error {
+	var s string
+	if err := n.Decode(&s); err != nil {
+		return err
+	}
+	return v.Set(s)
 }

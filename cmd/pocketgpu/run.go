@@ -88,6 +88,9 @@ A job file holds the same fields as YAML (see docs/run.md).`,
 				if fl.Changed("warp-width") {
 					job.WarpWidth = j.WarpWidth
 				}
+				if fl.Changed("detail") {
+					job.Detail = j.Detail
+				}
 				if fl.Changed("entry") {
 					job.Entry = j.Entry
 				}
@@ -165,6 +168,7 @@ A job file holds the same fields as YAML (see docs/run.md).`,
 	f.Var((*budgetValue)(&j.MaxInstructions), "max-instructions",
 		"stop a kernel after N warp instructions, or never with unlimited (default 2^28, or 2^14 per warp launched if more)")
 	f.IntVar(&j.WarpWidth, "warp-width", 0, "override the warp width the GPU's occupancy rules choose")
+	f.Var(&j.Detail, "detail", "auto: a long launch runs in detail until steady, the rest functionally with its time projected (its error printed); full: every work-group in detail")
 	f.BoolVar(&asJSON, "json", false, "print the result as JSON")
 	f.StringVar(&csvFile, "csv", "", "also write the counters to FILE as CSV (a row per counter, a column per GPU)")
 	f.BoolVar(&hotspots, "hotspots", false, "charge cycles, stalls and memory work to source lines and print the annotated source (sources are compiled with -g)")
@@ -205,6 +209,34 @@ type runResult struct {
 	// Partial says why the run stopped early (Ctrl-C, the memory cap);
 	// its counters cover the work done until then.
 	Partial string `json:"partial,omitempty"`
+	// Detail says how much of a timed run the model simulated in detail.
+	Detail *detailJSON `json:"detail,omitempty"`
+}
+
+// detailJSON is a timed run's device.DetailReport.
+type detailJSON struct {
+	// Mode is "full", "sampled" or "reused".
+	Mode string `json:"mode"`
+	// WorkgroupsDetailed of a sampled run's work-groups ran in detail;
+	// ErrorPct estimates its cycles' error.
+	WorkgroupsDetailed int     `json:"workgroups_detailed,omitempty"`
+	ErrorPct           float64 `json:"error_pct,omitempty"`
+}
+
+// detailOf is a run's detail as --json and the table show it.
+func detailOf(d device.DetailReport) *detailJSON {
+	return &detailJSON{Mode: d.Mode, WorkgroupsDetailed: d.Detailed, ErrorPct: d.ErrorPct}
+}
+
+// describe is the table's "detail" row for a run of workgroups.
+func (d *detailJSON) describe(workgroups uint64) string {
+	switch {
+	case d == nil:
+		return "-"
+	case d.Mode == "sampled":
+		return fmt.Sprintf("sampled: %d of %d work-groups in detail, cycles ±%.2f%%", d.WorkgroupsDetailed, workgroups, d.ErrorPct)
+	}
+	return d.Mode
 }
 
 func runJob(ctx context.Context, stdout, stderr io.Writer, j *Job, asJSON bool) error {
@@ -466,7 +498,8 @@ func runOnGPU(ctx context.Context, stdout, stderr io.Writer, g *arch.GPU, spv []
 		return nil, runError(err)
 	}
 	nd := device.NDRange{Dims: len(j.Global), Global: dims3(j.Global), Local: dims3(j.Local), Offset: dims3(j.Offset)}
-	opt := device.Options{WarpWidth: j.WarpWidth, MaxWarpInsts: j.MaxInstructions, Context: ctx, Profile: j.profiled(), Timeline: j.html != "", Trace: tr}
+	opt := device.Options{WarpWidth: j.WarpWidth, MaxWarpInsts: j.MaxInstructions, Context: ctx, Profile: j.profiled(), Timeline: j.html != "", Trace: tr,
+		Detail: device.Detail(j.Detail)}
 	est, err := dev.Estimate(k, nd, bound.Args, opt)
 	if err != nil {
 		return nil, runError(err)
@@ -510,6 +543,7 @@ func runOnGPU(ctx context.Context, stdout, stderr io.Writer, g *arch.GPU, spv []
 		r.Mode = "timing"
 		r.Cycles, r.TimeNS, r.ClockMHz = timed.Timing.Cycles, timed.Timing.TimeNS, g.ClockMHz
 		r.Counters, r.PerCore = timed.Timing.Counters, timed.Timing.PerCore
+		r.Detail = detailOf(timed.Detail)
 		run.roofs = roofline.For(g)
 		r.Roofline = &rooflineJSON{Roofs: run.roofs,
 			Point: run.roofs.Measure(k.Name, run.roofs.FromCounters(timed.Timing.Counters), timed.Timing.Cycles)}
@@ -606,6 +640,9 @@ func printRuns(w io.Writer, runs []runResult, specs []kernel.Arg) {
 		}
 	}
 	row("mode", func(r runResult) string { return r.Mode })
+	if runs[0].Detail != nil {
+		row("detail", func(r runResult) string { return r.Detail.describe(r.Workgroups) })
+	}
 	row("global", func(r runResult) string { return sizeString(dims3(r.Global), len(r.Global)) })
 	row("local", func(r runResult) string { return sizeString(dims3(r.Local), len(r.Local)) })
 	row("warp width", func(r runResult) string { return fmt.Sprint(r.WarpWidth) })

@@ -12,6 +12,7 @@ import (
 
 	"github.com/pocketgpu/pocketgpu/arch"
 	"github.com/pocketgpu/pocketgpu/bench"
+	"github.com/pocketgpu/pocketgpu/device"
 )
 
 func init() { subcommands = append(subcommands, newValidateCmd) }
@@ -22,6 +23,7 @@ func newValidateCmd() *cobra.Command {
 		asJSON   bool
 		progress bool
 		workers  int
+		detail   device.Detail
 	)
 	cmd := &cobra.Command{
 		Use:   "validate [--gpu GPU ...] [--json]",
@@ -61,7 +63,7 @@ docs/validation.md explains every figure and the remaining errors.`,
 			if err != nil {
 				return err
 			}
-			v, err := runValidation(cmd, gs, progress, workers)
+			v, err := runValidation(cmd, gs, progress, workers, detail)
 			if err != nil {
 				return err
 			}
@@ -78,16 +80,17 @@ docs/validation.md explains every figure and the remaining errors.`,
 	f.BoolVar(&asJSON, "json", false, "print the figures and the MAPE as JSON")
 	f.BoolVar(&progress, "progress", false, "show a progress bar even when stderr is not a terminal")
 	f.IntVar(&workers, "jobs", runtime.GOMAXPROCS(0), "tests to run at once (each on its own simulated device)")
+	addDetailFlag(cmd, &detail)
 	nameArgs(cmd, "gpu", "GPU", "jobs", "N")
 	return cmd
 }
 
-func runValidation(cmd *cobra.Command, gpus []*arch.GPU, forceBar bool, workers int) (*bench.Validation, error) {
+func runValidation(cmd *cobra.Command, gpus []*arch.GPU, forceBar bool, workers int, detail device.Detail) (*bench.Validation, error) {
 	jobs, err := bench.ValidationJobs(gpus)
 	if err != nil {
 		return nil, badInput(err)
 	}
-	opt := bench.Options{Context: cmd.Context()}
+	opt := bench.Options{Context: cmd.Context(), Detail: detail}
 	bar := newProgress(cmd.ErrOrStderr(), forceBar, bench.Points(jobs, opt), "validation")
 	opt.Tick = bar.tick
 	results, err := bench.RunJobs(jobs, opt, workers)
