@@ -223,7 +223,7 @@ func (q *Queue) NDRange(k *Kernel, dims int, global, local, offset []int) (*Even
 			return 0, launchError(err)
 		}
 		rec.Local = r.Local[:dims]
-		rec.Detail = r.Detail.Mode
+		rec.Detail, rec.DetailedWorkgroups, rec.ErrorPct = r.Detail.Mode, r.Detail.Detailed, r.Detail.ErrorPct
 		rec.Cycles, rec.Counters = r.Timing.Cycles, r.Timing.Counters
 		return r.Timing.TimeNS, nil
 	})

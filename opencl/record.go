@@ -26,9 +26,13 @@ type CommandRecord struct {
 	TimeNS  float64 `json:"time_ns"`
 	Cycles  float64 `json:"cycles,omitempty"`
 	// Detail says how a kernel's figures were made: "full" (simulated in
-	// detail) or "reused" (an identical earlier launch's, from the same
-	// cache state: exact).
-	Detail string `json:"detail,omitempty"`
+	// detail), "sampled" (in detail until steady, the rest projected:
+	// DetailedWorkgroups of its work-groups in detail, its cycles' error
+	// estimated at ErrorPct) or "reused" (an identical earlier launch's,
+	// from the same cache state: exact).
+	Detail             string  `json:"detail,omitempty"`
+	DetailedWorkgroups int     `json:"detailed_workgroups,omitempty"`
+	ErrorPct           float64 `json:"error_pct,omitempty"`
 	// HostSeconds is the host time the simulation took.
 	HostSeconds float64 `json:"host_seconds"`
 	// Counters are a kernel's counters (engine and memory) or a

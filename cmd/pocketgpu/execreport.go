@@ -53,8 +53,10 @@ type reportRow struct {
 	Name   string `json:"name"` // kernel name, or "(read)", "(write)" ...
 	Count  int    `json:"count"`
 	// Reused counts the kernel launches whose figures repeat an identical
-	// earlier launch's (--detail auto).
+	// earlier launch's, Sampled those run in detail only until steady
+	// (--detail auto).
 	Reused  int     `json:"reused,omitempty"`
+	Sampled int     `json:"sampled,omitempty"`
 	TimeNS  float64 `json:"time_ns"`
 	Bytes   int64   `json:"bytes,omitempty"`
 	HostSec float64 `json:"host_seconds"`
@@ -110,8 +112,11 @@ func summarizeCommands(cmds []opencl.CommandRecord) []reportRow {
 			order = append(order, k)
 		}
 		row.Count++
-		if c.Detail == "reused" {
+		switch c.Detail {
+		case "reused":
 			row.Reused++
+		case "sampled":
+			row.Sampled++
 		}
 		row.TimeNS += c.TimeNS
 		row.Bytes += int64(c.Bytes)
@@ -142,17 +147,22 @@ func printSummary(w io.Writer, rep execReport, path string) {
 		return
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "device\tcommand\tcount\treused\tsimulated µs\tshare\tbytes\thost s")
+	fmt.Fprintln(tw, "device\tcommand\tcount\treused\tsampled\tsimulated µs\tshare\tbytes\thost s")
 	for _, r := range rep.Summary {
 		bytes := "-"
 		if r.Bytes > 0 {
 			bytes = fmt.Sprint(r.Bytes)
 		}
-		reused := "-"
-		if r.Reused > 0 {
-			reused = fmt.Sprint(r.Reused)
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%.3f\t%s\t%s\t%.3f\n", r.Device, r.Name, r.Count, reused, r.TimeNS/1000, formatPct(100*r.Share), bytes, r.HostSec)
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%.3f\t%s\t%s\t%.3f\n", r.Device, r.Name, r.Count, countOrDash(r.Reused), countOrDash(r.Sampled),
+			r.TimeNS/1000, formatPct(100*r.Share), bytes, r.HostSec)
 	}
 	tw.Flush()
+}
+
+// countOrDash is n, or "-" for none.
+func countOrDash(n int) string {
+	if n == 0 {
+		return "-"
+	}
+	return fmt.Sprint(n)
 }
