@@ -16,11 +16,20 @@ type lru struct {
 	ready []float64
 	clock uint64
 	mru   int // the entry looked up or inserted last
+	// hint remembers, by a line's low bits, the entry that last held a
+	// line with those bits: code is contiguous, so a lookup seldom needs
+	// to scan every entry (which the answer does not depend on).
+	hint []int32
+	mask uint64
 }
 
 func newLRU(bytes, line int) *lru {
 	n := max(bytes/line, 1)
-	return &lru{tags: make([]uint64, n), stamp: make([]uint64, n), ready: make([]float64, n)}
+	h := 1
+	for h < 2*n {
+		h *= 2
+	}
+	return &lru{tags: make([]uint64, n), stamp: make([]uint64, n), ready: make([]float64, n), hint: make([]int32, h), mask: uint64(h - 1)}
 }
 
 // lookup finds a line; on a hit it returns when its data is there.
@@ -31,9 +40,14 @@ func (c *lru) lookup(line uint64) (float64, bool) {
 		return c.ready[c.mru], true
 	}
 	c.clock++
+	if i := c.hint[line&c.mask]; c.tags[i] == line+1 {
+		c.stamp[i], c.mru = c.clock, int(i)
+		return c.ready[i], true
+	}
 	for i, t := range c.tags {
 		if t == line+1 {
 			c.stamp[i], c.mru = c.clock, i
+			c.hint[line&c.mask] = int32(i)
 			return c.ready[i], true
 		}
 	}
@@ -51,6 +65,7 @@ func (c *lru) insert(line uint64, ready float64) {
 	c.clock++
 	c.tags[victim], c.stamp[victim], c.ready[victim] = line+1, c.clock, ready
 	c.mru = victim
+	c.hint[line&c.mask] = int32(victim)
 }
 
 // fetcher models instruction fetch: an engine buffer (where the GPU has
