@@ -34,12 +34,18 @@ func setupKernel(t testing.TB, g *arch.GPU, file string, global, local int, args
 // setupKernelWith is setupKernel with the launch's options.
 func setupKernelWith(t testing.TB, g *arch.GPU, file string, global, local int, args ...string) func(Options) *TimedResult {
 	t.Helper()
+	return setupEntryWith(t, g, file, "", global, local, args...)
+}
+
+// setupEntryWith is setupKernelWith for entry point entry of the module.
+func setupEntryWith(t testing.TB, g *arch.GPU, file, entry string, global, local int, args ...string) func(Options) *TimedResult {
+	t.Helper()
 	spv, err := os.ReadFile(filepath.Join("testdata/kernels", file))
 	if err != nil {
 		t.Fatal(err)
 	}
 	dev := Open(g)
-	k, err := dev.Load(spv, "", LoadOptions{})
+	k, err := dev.Load(spv, entry, LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
