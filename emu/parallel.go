@@ -88,7 +88,7 @@ func (d *Dispatch) runParallel(lo, hi int, report bool) error {
 	}
 	n := d.threads(hi - lo)
 	for len(d.workers) < n {
-		d.workers = append(d.workers, &worker{})
+		d.workers = append(d.workers, &worker{host: host{reuse: true}})
 	}
 	for _, wk := range d.workers[:n] {
 		wk.host.stats, wk.printf = &wk.count, nil

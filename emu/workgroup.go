@@ -33,6 +33,29 @@ type host struct {
 	pool   []*Warp
 	stats  *Stats
 	printf io.Writer
+	// reuse has the host keep its finished work-groups for its next tasks
+	// in groups (a worker's: nobody else holds them).
+	reuse  bool
+	groups []*WorkGroup
+}
+
+// group gives a work-group to fill for a task of nwarps warps and
+// localBytes of local memory, zeroed: one the host finished, or a new one.
+func (h *host) group(nwarps, localBytes int) *WorkGroup {
+	k := len(h.groups)
+	if k == 0 {
+		return &WorkGroup{Local: make([]byte, localBytes), Warps: make([]*Warp, 0, nwarps)}
+	}
+	wg := h.groups[k-1]
+	h.groups = h.groups[:k-1]
+	local := wg.Local
+	if cap(local) < localBytes {
+		local = make([]byte, localBytes)
+	}
+	local = local[:localBytes]
+	clear(local)
+	*wg = WorkGroup{Local: local, Warps: wg.Warps[:0]}
+	return wg
 }
 
 // NewWorkGroup creates work-group i (in linear order, x fastest).
@@ -47,8 +70,10 @@ func (d *Dispatch) NewPartialWorkGroup(i, n int) *WorkGroup {
 
 func (d *Dispatch) newGroup(h *host, i, n int) *WorkGroup {
 	n = min(max(n, 1), d.wgSize)
-	wg := &WorkGroup{ID: d.groupID(i), Index: i, Local: make([]byte, d.localBytes), Groups: 1, size: n}
-	for k := 0; k < (n+d.Width-1)/d.Width; k++ {
+	nwarps := (n + d.Width - 1) / d.Width
+	wg := h.group(nwarps, d.localBytes)
+	wg.ID, wg.Index, wg.Groups, wg.size = d.groupID(i), i, 1, n
+	for k := 0; k < nwarps; k++ {
 		w := d.newWarp(h)
 		w.reset(wg, k)
 		wg.Warps = append(wg.Warps, w)
@@ -73,7 +98,8 @@ func (d *Dispatch) newTask(h *host, i int) *WorkGroup {
 	}
 	first := i * d.pack
 	n := min(d.pack, d.NumGroups()-first)
-	wg := &WorkGroup{ID: d.groupID(first), Index: first, Local: make([]byte, n*d.localSpan), Groups: n, size: d.wgSize}
+	wg := h.group(1, n*d.localSpan)
+	wg.ID, wg.Index, wg.Groups, wg.size = d.groupID(first), first, n, d.wgSize
 	for j := 0; j < n; j++ {
 		wg.ids = append(wg.ids, d.groupID(first+j))
 	}
@@ -97,6 +123,11 @@ func (d *Dispatch) Release(wg *WorkGroup) {
 
 func (d *Dispatch) release(h *host, wg *WorkGroup) {
 	h.pool = append(h.pool, wg.Warps...)
+	if h.reuse {
+		wg.Warps = wg.Warps[:0]
+		h.groups = append(h.groups, wg)
+		return
+	}
 	wg.Warps = nil
 }
 
