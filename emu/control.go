@@ -102,18 +102,26 @@ func (d *Dispatch) stallError() error {
 
 // where is "; it was running block ..." for the warp that ran last.
 func (d *Dispatch) where() string {
-	if w := d.runningWarp(); w != nil && w.last >= 0 && int(w.last) < len(d.Prog.Blocks) {
-		return "; it was running " + d.Prog.describeBlock(w.last)
+	if b := d.runningBlock(); b >= 0 && int(b) < len(d.Prog.Blocks) {
+		return "; it was running " + d.Prog.describeBlock(b)
 	}
 	return ""
 }
 
-// runningWarp is the warp that ran last, if it has not finished.
-func (d *Dispatch) runningWarp() *Warp {
-	if w := d.lastStepped; w != nil && (w.status == Running || w.status == AtBarrier) {
-		return w
+// runningBlock is the block the warp that ran last (or was replayed
+// last, Replay) is in, or -1 if it has finished.
+func (d *Dispatch) runningBlock() int32 {
+	w := d.lastStepped
+	if w == nil {
+		if d.running {
+			return d.replayed
+		}
+		return -1
 	}
-	return nil
+	if w.status == Running || w.status == AtBarrier {
+		return w.last
+	}
+	return -1
 }
 
 // describeBlock names an IR block in the source's terms: its SPIR-V label,

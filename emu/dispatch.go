@@ -103,6 +103,10 @@ type Dispatch struct {
 
 	lastStepped  *Warp
 	lastProgress time.Time
+	// With no lastStepped, replayed is the block Replay left a warp in,
+	// running says whether the warp was still running then.
+	replayed int32
+	running  bool
 	// budget is MaxWarpInsts, or Unlimited with the stall check on. The
 	// stall check keeps the groups finished at the last check, and the
 	// work and warp instructions done when that count last moved.

@@ -118,3 +118,13 @@ __kernel void late_fault(__global int *p, int bad)
         acc += k;
     p[get_global_id(0) + (g >= bad ? 1 << 20 : 0)] = acc;
 }
+
+// A whole warp (of 8) returns before the barrier the other warp of its
+// work-group reaches: the barrier can never be passed.
+__kernel void warp_exits(__global int *out)
+{
+    if (get_local_id(0) >= 8)
+        return;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    out[get_global_id(0)] = 1;
+}
