@@ -1,15 +1,17 @@
 package device
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/pocketgpu/pocketgpu/arch"
 )
 
 // BenchmarkSampled times large launches both ways — every work-group in
-// detail (--detail full) and sampled (the default) — on fresh devices,
-// and reports the sampled run's speed-up, its cycles' difference from the
-// full run and the share of work-groups it ran in detail. The issue 24
+// detail (--detail full) and sampled (the default) — on fresh devices, on
+// one host thread and on two (t1, t2), and reports the sampled run's
+// speed-up, its cycles' difference from the full run, the share of
+// work-groups it ran in detail and the host milliseconds of each launch. The issue 24
 // goal is 10× or more on grids of 256 work-groups and up with the cycles
 // within 2%.
 func BenchmarkSampled(b *testing.B) {
@@ -31,24 +33,31 @@ func BenchmarkSampled(b *testing.B) {
 			b.Fatal(err)
 		}
 		for _, c := range cases {
-			b.Run(gpu+"/"+c.name, func(b *testing.B) {
-				var full, sampled, errPct, detailed float64
-				for range b.N {
-					// Host seconds of the launches alone (Result.Seconds), each
-					// on a fresh device: the same cold start both ways.
-					rf := setupEntryWith(b, g, c.file, c.name, c.global, c.local, c.args...)(Options{Detail: DetailFull})
-					rs := setupEntryWith(b, g, c.file, c.name, c.global, c.local, c.args...)(Options{})
-					full += rf.Seconds
-					sampled += rs.Seconds
-					errPct = 100 * (rs.Timing.Cycles/rf.Timing.Cycles - 1)
-					if rs.Detail.WorkGroups > 0 {
-						detailed = 100 * float64(rs.Detail.Detailed) / float64(rs.Detail.WorkGroups)
+			for _, threads := range []int{1, 2} {
+				b.Run(fmt.Sprintf("%s/%s/t%d", gpu, c.name, threads), func(b *testing.B) {
+					var full, sampled, errPct, detailed float64
+					opt := Options{Threads: threads}
+					for range b.N {
+						// Host seconds of the launches alone (Result.Seconds), each
+						// on a fresh device: the same cold start both ways.
+						opt.Detail = DetailFull
+						rf := setupEntryWith(b, g, c.file, c.name, c.global, c.local, c.args...)(opt)
+						opt.Detail = DetailAuto
+						rs := setupEntryWith(b, g, c.file, c.name, c.global, c.local, c.args...)(opt)
+						full += rf.Seconds
+						sampled += rs.Seconds
+						errPct = 100 * (rs.Timing.Cycles/rf.Timing.Cycles - 1)
+						if rs.Detail.WorkGroups > 0 {
+							detailed = 100 * float64(rs.Detail.Detailed) / float64(rs.Detail.WorkGroups)
+						}
 					}
-				}
-				b.ReportMetric(full/sampled, "speed-up")
-				b.ReportMetric(errPct, "cycles-err-%")
-				b.ReportMetric(detailed, "%-in-detail")
-			})
+					b.ReportMetric(full/sampled, "speed-up")
+					b.ReportMetric(errPct, "cycles-err-%")
+					b.ReportMetric(detailed, "%-in-detail")
+					b.ReportMetric(1000*full/float64(b.N), "full-ms")
+					b.ReportMetric(1000*sampled/float64(b.N), "sampled-ms")
+				})
+			}
 		}
 	}
 }

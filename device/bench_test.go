@@ -153,31 +153,38 @@ func BenchmarkTiming(b *testing.B) {
 			b.Fatal(err)
 		}
 		for _, bc := range timingBenchCases(true) {
-			b.Run(gpu+"/"+bc.name, func(b *testing.B) {
-				// Every iteration in detail: repeats would reuse the first's figures.
-				run := setupKernelWith(b, g, bc.file, bc.global, bc.local, bc.args...)
-				var insts, threadInsts float64
-				b.ResetTimer()
-				cpu0 := cpuSeconds()
-				for i := 0; i < b.N; i++ {
-					r := run(Options{Detail: DetailFull})
-					insts += r.Timing.Counters.Value("warp_instructions")
-					threadInsts += float64(r.Stats.ThreadInsts)
-				}
-				cpu := cpuSeconds() - cpu0
-				b.ReportMetric(insts/b.Elapsed().Seconds()/1e6, "Mwarp-inst/s")
-				// Warps are 8 lanes wide on the G52, 32 on Rogue and 64 or
-				// 128 on Adreno: per work-item instruction the families'
-				// runs compare like for like.
-				b.ReportMetric(threadInsts/b.Elapsed().Seconds()/1e6, "Mthread-inst/s")
-				// Per CPU-second of this process: steadier than wall time on
-				// a shared machine (the garbage collector's CPU is included).
-				b.ReportMetric(insts/cpu/1e6, "Mwarp-inst/cpu-s")
-				if rss := peakRSS(); rss > 0 {
-					b.ReportMetric(float64(rss)/(1<<20), "peak-RSS-MiB")
-				}
-			})
+			for _, threads := range []int{1, 2} {
+				b.Run(fmt.Sprintf("%s/%s/t%d", gpu, bc.name, threads), func(b *testing.B) {
+					benchTiming(b, g, bc, threads)
+				})
+			}
 		}
+	}
+}
+
+// benchTiming runs one case of BenchmarkTiming on threads host threads.
+func benchTiming(b *testing.B, g *arch.GPU, bc timingBenchCase, threads int) {
+	// Every iteration in detail: repeats would reuse the first's figures.
+	run := setupKernelWith(b, g, bc.file, bc.global, bc.local, bc.args...)
+	var insts, threadInsts float64
+	b.ResetTimer()
+	cpu0 := cpuSeconds()
+	for i := 0; i < b.N; i++ {
+		r := run(Options{Detail: DetailFull, Threads: threads})
+		insts += r.Timing.Counters.Value("warp_instructions")
+		threadInsts += float64(r.Stats.ThreadInsts)
+	}
+	cpu := cpuSeconds() - cpu0
+	b.ReportMetric(insts/b.Elapsed().Seconds()/1e6, "Mwarp-inst/s")
+	// Warps are 8 lanes wide on the G52, 32 on Rogue and 64 or
+	// 128 on Adreno: per work-item instruction the families'
+	// runs compare like for like.
+	b.ReportMetric(threadInsts/b.Elapsed().Seconds()/1e6, "Mthread-inst/s")
+	// Per CPU-second of this process: steadier than wall time on
+	// a shared machine (the garbage collector's CPU is included).
+	b.ReportMetric(insts/cpu/1e6, "Mwarp-inst/cpu-s")
+	if rss := peakRSS(); rss > 0 {
+		b.ReportMetric(float64(rss)/(1<<20), "peak-RSS-MiB")
 	}
 }
 

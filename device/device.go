@@ -129,9 +129,10 @@ type Options struct {
 	// repeats of a launch reuse its figures; DetailFull: none do).
 	Detail Detail
 	// Threads is how many host threads Dispatch runs independent
-	// work-groups on (0: runtime.GOMAXPROCS(0)); a run that finishes gives
-	// the same results and counters whatever the count
-	// (emu.Dispatch.Threads).
+	// work-groups on, and Time uses (two or more: the executor runs ahead
+	// of the timing engine on a second one; 0: runtime.GOMAXPROCS(0)); a
+	// run that finishes gives the same results, cycles and counters
+	// whatever the count (emu.Dispatch.Threads).
 	Threads int
 }
 

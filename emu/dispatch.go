@@ -60,10 +60,11 @@ type Dispatch struct {
 	// (so that work-groups waiting on each other through atomics progress).
 	Window int
 	// Threads is how many host threads a functional run uses where its
-	// work-groups run in parallel (parallel.go; 0: runtime.GOMAXPROCS).
-	// A run that finishes, or faults, gives the same results, Stats and
-	// error whatever the count; one stopped by its context or budget stops
-	// where the threads happen to be.
+	// work-groups run in parallel (parallel.go; 0: runtime.GOMAXPROCS);
+	// with two or more a timed run records them ahead of its engine
+	// (Recorder, record.go). A run that finishes, or faults, gives the
+	// same results, Stats and error whatever the count; one stopped by its
+	// context or budget stops where the threads happen to be.
 	Threads int
 	// Builtin, when set, supplies builtins the dispatcher does not know
 	// (graphics stages: FragCoord, VertexIndex ...).

@@ -39,13 +39,13 @@ func (e *Engine) arrive(w *warpState, t float64) {
 }
 
 // tryRelease releases a work-group's barrier once every running warp is
-// there: the executor passes it (Sync), and each waiting warp may issue
-// from when it opens.
+// there: the executor passes it (passBarrier), and each waiting warp may
+// issue from when it opens.
 func (e *Engine) tryRelease(wg *wgState) {
 	if !wg.bar.full(len(wg.warps), wg.done) {
 		return
 	}
-	if _, err := wg.wg.Sync(); err != nil {
+	if err := e.passBarrier(wg); err != nil {
 		e.fail(err)
 		return
 	}

@@ -20,9 +20,11 @@ type dispatcher struct {
 	pool    []*warpState // retired warps, for reuse
 	places  int          // resident-warp places on a core (a shader warp's scratch)
 	// The engine's side: at schedules f at time t (Engine.At); start has
-	// a placed unit's warps look for work from t (Engine.start).
+	// a placed unit's warps look for work from t (Engine.start); fail
+	// stops the run (Engine.fail).
 	at    func(t float64, f func(t float64))
 	start func(ws *wgState, t float64)
+	fail  func(err error)
 }
 
 // core is one core's residency.
@@ -117,6 +119,12 @@ func (d *dispatcher) admitCompute(k *Kernel, occ arch.Occupancy, pack int) (perC
 	return perCore
 }
 
+// resident is the most of compute dispatch k's units the GPU holds at
+// once (a wave).
+func (d *dispatcher) resident(k *Kernel) int {
+	return max(min(k.maxGPU, int(math.Round(1/k.share))*len(d.cores)), 1)
+}
+
 // admitShader sets a shader's room: occ.ResidentWarpsPerCore of its warps
 // share a core.
 func (d *dispatcher) admitShader(k *Kernel, occ arch.Occupancy) {
@@ -161,8 +169,7 @@ func (d *dispatcher) launchOne(c *core, t float64) bool {
 				k.sampling.beforeLaunch()
 			}
 			if k.next < k.total {
-				d.launchCompute(k, c, t)
-				return true
+				return d.launchCompute(k, c, t)
 			}
 			continue
 		}
@@ -192,8 +199,8 @@ func (d *dispatcher) launchOne(c *core, t float64) bool {
 }
 
 // launchCompute places the dispatch's next unit on core c at time t, in
-// the core's first free work-group slot.
-func (d *dispatcher) launchCompute(k *Kernel, c *core, t float64) {
+// the core's first free work-group slot; it reports whether it did.
+func (d *dispatcher) launchCompute(k *Kernel, c *core, t float64) bool {
 	slot := 0
 	free := k.freeSlot[c.id]
 	for i, f := range free {
@@ -202,11 +209,44 @@ func (d *dispatcher) launchCompute(k *Kernel, c *core, t float64) {
 			break
 		}
 	}
+	var r *taskRecord
+	if k.ahead != nil {
+		var err error
+		if r, err = k.ahead.take(k.next); err != nil {
+			d.fail(err)
+			return false
+		}
+	}
 	free[slot] = false
+	if r != nil {
+		d.launchRecorded(k, c, slot, r, t)
+		return true
+	}
 	wg := k.d.NewTask(k.next)
 	k.next++
-	ws := &wgState{wg: wg, k: k, core: c, slot: slot}
+	ws := &wgState{wg: wg, k: k, core: c, slot: slot, groups: wg.Groups}
 	d.place(ws, t, len(wg.Warps), func(i int, st *warpState) { st.w = wg.Warps[i] })
+	return true
+}
+
+// launchRecorded places the dispatch's next unit, as its producer
+// recorded it (r), on core c at time t in work-group slot slot: its
+// warps replay the recorded blocks (and a task handed over live goes on
+// live).
+func (d *dispatcher) launchRecorded(k *Kernel, c *core, slot int, r *taskRecord, t float64) {
+	k.next++
+	k.d.ReplayTask(&r.run)
+	live := r.run.Live
+	ws := &wgState{wg: live, rec: r, k: k, core: c, slot: slot, groups: int(r.run.Stats.WorkGroups)}
+	d.place(ws, t, int(r.run.Stats.Warps), func(i int, st *warpState) {
+		st.blocks = noBlocks // (a recorded warp runs at least one block)
+		if i < len(r.warps) && r.warps[i] != nil {
+			st.blocks = r.warps[i]
+		}
+		if live != nil {
+			st.w = live.Warps[i]
+		}
+	})
 }
 
 // launchShader places a shader warp on core c at time t.
@@ -255,7 +295,7 @@ func (d *dispatcher) place(ws *wgState, t float64, n int, bind func(i int, st *w
 		}
 		st.eng = en
 		st.scratch = i
-		if ws.wg == nil {
+		if k.d == nil {
 			// A shader warp is a work-group of its own: its scratch
 			// is the resident-warp place it takes on the core.
 			st.scratch = c.warpSlot % d.places
@@ -274,7 +314,11 @@ func (d *dispatcher) newWarp() *warpState {
 	if n := len(d.pool); n > 0 {
 		w := d.pool[n-1]
 		d.pool = d.pool[:n-1]
-		*w = warpState{slots: w.slots[:0], trace: w.trace}
+		tr := w.trace
+		if w.view {
+			tr.Accesses, tr.Addrs = nil, nil // a record's
+		}
+		*w = warpState{slots: w.slots[:0], trace: tr}
 		return w
 	}
 	return &warpState{}
@@ -291,7 +335,12 @@ func (c *core) leave(end float64) {
 func (d *dispatcher) retire(wg *wgState, end float64) {
 	k, c := wg.k, wg.core
 	if k.d != nil {
-		k.d.Release(wg.wg)
+		if wg.wg != nil {
+			k.d.Release(wg.wg)
+		}
+		if wg.rec != nil {
+			k.ahead.recycle(wg.rec)
+		}
 		k.freeSlot[c.id][wg.slot] = true
 	} else if rw := wg.warps[0].rp; rw.Done != nil {
 		rw.Done(end)
@@ -308,9 +357,7 @@ func (d *dispatcher) retire(wg *wgState, end float64) {
 		c.load = 0
 	}
 	k.done++
-	if wg.wg != nil {
-		k.groupsDone += wg.wg.Groups
-	}
+	k.groupsDone += wg.groups
 	k.End = max(k.End, end)
 	d.pool = append(d.pool, wg.warps...)
 	if k.sampling != nil {

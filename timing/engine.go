@@ -80,6 +80,7 @@ type Engine struct {
 	checkpoint func(t float64) error
 
 	sampling *sampling // EnableSampling (sampling.go), or nil
+	noAhead  bool      // DisableAhead (ahead.go)
 
 	// Observers, nil unless enabled.
 	prof *profiler // EnableProfile (profile.go)
@@ -109,7 +110,7 @@ func NewEngine(g *arch.GPU, m *mem.Hierarchy) *Engine {
 	for _, co := range e.cores {
 		e.eng = append(e.eng, co.engines...)
 	}
-	e.disp = dispatcher{cores: e.cores, places: max(g.MaxWarpsPerEngine*g.EnginesPerCore, 1), at: e.At, start: e.start}
+	e.disp = dispatcher{cores: e.cores, places: max(g.MaxWarpsPerEngine*g.EnginesPerCore, 1), at: e.At, start: e.start, fail: e.fail}
 	e.fetch = newFetcher(g, len(e.cores), len(e.eng))
 	return e
 }
@@ -119,6 +120,10 @@ func (e *Engine) Run() (*Result, error) {
 	if len(e.disp.kernels) == 0 && e.events.Len() == 0 {
 		return nil, fmt.Errorf("timing: nothing to run")
 	}
+	if err := e.startAhead(); err != nil {
+		return nil, err
+	}
+	defer e.stopAhead()
 	e.disp.distribute(0)
 	if e.trc != nil {
 		e.startTrace()

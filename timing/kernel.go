@@ -50,6 +50,7 @@ type Kernel struct {
 	freeSlot    [][]bool  // per core: the dispatch's work-group slots (local memory windows)
 	win         windows   // where its local and spill areas sit (windows.go)
 	sampling    *sampling // fast-forwards it once steady (sampling.go), or nil
+	ahead       *producer // runs its tasks ahead of the engine (ahead.go), or nil
 
 	// A shader.
 	src     Source

@@ -1,6 +1,7 @@
 package timing
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/pocketgpu/pocketgpu/emu"
@@ -75,7 +76,7 @@ func (e *Engine) EnableSampling() {
 		return
 	}
 	k := ks[0]
-	resident := min(k.maxGPU, int(math.Round(1/k.share))*len(e.cores))
+	resident := e.disp.resident(k)
 	// A wave observed is every task resident at once; the tail (the last
 	// wave) runs in detail, so that the kernel's drain is simulated.
 	unit := max(resident, minSampleUnit)
@@ -149,6 +150,12 @@ func (sp *sampling) beforeLaunch() {
 	}
 	sp.ready = false
 	k, d := sp.k, sp.k.d
+	if p := k.ahead; p != nil {
+		// Tasks the producer has already run are taken over rather than
+		// run again (runTasks); it goes on from where this stops.
+		p.pause()
+		defer func() { p.resume(k.next) }()
+	}
 	_, se := sp.det.steady()
 	oa, ob, ia, ib := sp.det.window()
 	a, b := sp.marks[ia], sp.marks[ib]
@@ -201,22 +208,16 @@ func (sp *sampling) warmFrom(a, b sampleMark, tasks float64) int {
 // the caches with their accesses, each as if on core task mod cores in
 // work-group slot 0.
 func (sp *sampling) run(lo, hi, warmFrom int) error {
-	d := sp.k.d
-	if hi <= warmFrom {
-		return d.RunTasks(lo, hi)
-	}
-	if lo < warmFrom {
-		if err := d.RunTasks(lo, warmFrom); err != nil {
-			return err
-		}
-		lo = warmFrom
+	cold := min(max(lo, warmFrom), hi)
+	if err := sp.runTasks(lo, cold, nil); err != nil || cold == hi {
+		return err
 	}
 	h := sp.e.mem
 	h.StartWarming()
 	defer h.StopWarming()
 	var r mem.Request
 	cores := len(sp.e.cores)
-	return d.RunTasksWarming(lo, hi, func(task int, tr *emu.Trace) {
+	return sp.runTasks(cold, hi, func(task int, tr *emu.Trace) {
 		for _, a := range tr.Accesses {
 			if a.Space == ir.SpacePrivate {
 				continue
@@ -225,6 +226,42 @@ func (sp *sampling) run(lo, hi, warmFrom int) error {
 			h.Access(0, &r)
 		}
 	})
+}
+
+// runTasks runs tasks [lo, hi) functionally, warm (when set) seeing each
+// one's accesses in task order: those the producer has already run
+// (ahead.go; beforeLaunch paused it) are taken over from their records
+// rather than run again (taskRecord.finish), the others run here.
+func (sp *sampling) runTasks(lo, hi int, warm func(task int, tr *emu.Trace)) error {
+	d, p := sp.k.d, sp.k.ahead
+	for lo < hi {
+		end := hi
+		if p != nil {
+			if r := p.takeReady(lo); r != nil {
+				err := r.finish(d, warm)
+				p.recycle(r)
+				if err != nil {
+					return err
+				}
+				lo++
+				continue
+			}
+			if end = min(hi, p.firstReady()); end <= lo {
+				return fmt.Errorf("internal: task %d of %s was recorded out of order", end, sp.k.Name)
+			}
+		}
+		var err error
+		if warm == nil {
+			err = d.RunTasks(lo, end)
+		} else {
+			err = d.RunTasksWarming(lo, end, warm)
+		}
+		if err != nil {
+			return err
+		}
+		lo = end
+	}
+	return nil
 }
 
 // project adds the skipped chunks' projected counts to a snapshot and

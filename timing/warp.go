@@ -14,13 +14,14 @@ import (
 
 // warpState is a resident warp as the engine sees it.
 type warpState struct {
-	w     *emu.Warp   // a live warp the executor steps (compute)
-	rp    *ReplayWarp // or a warp the executor already ran (shaders)
-	rpAt  int         // next recorded block of rp
-	k     *Kernel
-	wg    *wgState
-	eng   *engine
-	plans []groupPlan // the current block's groups
+	w      *emu.Warp       // a live warp the executor steps (compute)
+	rp     *ReplayWarp     // or a warp the executor already ran (shaders)
+	blocks []recordedBlock // or a compute warp's blocks its producer ran (ahead.go), then w live if its task was handed over
+	rpAt   int             // next recorded block of rp or blocks
+	k      *Kernel
+	wg     *wgState
+	eng    *engine
+	plans  []groupPlan // the current block's groups
 	// idle is the share of the current block's passes with no active
 	// lane, which a GPU that skips them does not spend (Kernel.passLanes).
 	idle  float64
@@ -40,19 +41,25 @@ type warpState struct {
 	fetched     bool        // the next group's code has been fetched
 	copying     bool        // an itemCopy holds the warp until its stores are done
 	finished    bool
-	scratch     int // its place in its work-group's scratch window (memUnit.spill)
+	scratch     int  // its place in its work-group's scratch window (memUnit.spill)
+	view        bool // trace's slices are a record's (replayRecorded), not the executor's
 }
 
 // wgState is a unit a core holds: a work-group, a task of several packed
 // ones, or a shader warp.
 type wgState struct {
-	wg    *emu.WorkGroup // nil for a shader warp's one-warp group
-	k     *Kernel
-	core  *core
-	slot  int
-	warps []*warpState
-	bar   barrier
-	done  int
+	wg  *emu.WorkGroup // nil for a shader warp's one-warp group, or a recorded task not handed over live
+	rec *taskRecord    // a recorded task (ahead.go)
+	k   *Kernel
+	// groups is how many work-groups it holds; passed how many barriers
+	// it has passed (of a recorded task's, passBarrier).
+	groups int
+	passed int
+	core   *core
+	slot   int
+	warps  []*warpState
+	bar    barrier
+	done   int
 }
 
 // prepare makes sure the warp knows its next group (running the executor
@@ -87,16 +94,22 @@ func (e *Engine) fetchBlock(w *warpState) bool {
 			return true
 		}
 		var st emu.Status
-		if w.rp != nil {
+		switch {
+		case w.blocks != nil:
+			var err error
+			if st, err = e.replayRecorded(w); err != nil {
+				e.fail(err)
+				return false
+			}
+		case w.rp != nil:
 			st = w.rp.step(&w.trace, w.rpAt)
 			w.rpAt++
-		} else {
+		default:
 			w.w.Trace = &w.trace
-			st = w.w.Step()
-		}
-		if st == emu.Faulted {
-			e.fail(w.w.Err())
-			return false
+			if st = w.w.Step(); st == emu.Faulted {
+				e.fail(w.w.Err())
+				return false
+			}
 		}
 		w.after = st
 		k := w.k
