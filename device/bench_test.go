@@ -13,7 +13,7 @@ import (
 	"github.com/pocketgpu/pocketgpu/kernel"
 )
 
-//go:generate sh -c "for f in peak_sp peak_int bandwidth; do go run ../cmd/pocketgpu compile testdata/kernels/$DOLLAR{f}.cl -o testdata/kernels/$DOLLAR{f}.spv || exit 1; done"
+//go:generate sh -c "for f in peak_sp peak_hp peak_int bandwidth; do go run ../cmd/pocketgpu compile testdata/kernels/$DOLLAR{f}.cl -o testdata/kernels/$DOLLAR{f}.spv || exit 1; done"
 
 // functionalBenchCase is one launch of the functional benchmark: a corpus
 // kernel (file empty) or one of testdata/kernels.
@@ -26,13 +26,14 @@ type functionalBenchCase struct {
 // functionalBenchCases are the functional benchmark's launches: the
 // corpus's fma8 (8 independent fma chains) and vecadd, and kernels shaped
 // like clpeak's, compiled as a driver compiles them: dependent mad chains
-// on float and float4, integer multiply-adds, and a bandwidth kernel (16
+// on float, float4 and half, integer multiply-adds, and a bandwidth kernel (16
 // coalesced loads summed per work-item).
 var functionalBenchCases = []functionalBenchCase{
 	{"fma8", "", "fma8", 16384, []string{"buf:f32:16384", "u32:256", "f32:0.999"}},
 	{"vecadd", "", "vecadd", 1 << 20, []string{"buf:f32:1048576=random:1", "buf:f32:1048576=random:2", "buf:f32:1048576", "u32:1048576"}},
 	{"peak_sp", "peak_sp.spv", "peak_sp", 16384, []string{"buf:f32:16384", "f32:1.3"}},
 	{"peak_sp4", "peak_sp.spv", "peak_sp4", 16384, []string{"buf:f32:16384", "f32:1.3"}},
+	{"peak_hp", "peak_hp.spv", "peak_hp", 16384, []string{"buf:f16:16384", "f32:1.3"}},
 	{"peak_int", "peak_int.spv", "peak_int", 16384, []string{"buf:i32:16384", "i32:3"}},
 	{"bandwidth", "bandwidth.spv", "bandwidth", 1 << 18, []string{"buf:f32:4194304=random:1", "buf:f32:262144"}},
 }
