@@ -63,9 +63,31 @@ func BenchmarkFunctional(b *testing.B) {
 func benchFunctional(b *testing.B, g *arch.GPU, bc functionalBenchCase, threads int) {
 	dev := Open(g)
 	k := loadBenchKernel(b, dev, bc)
-	specs := make([]kernel.Arg, len(bc.args))
-	data := make([][]byte, len(bc.args))
-	for i, s := range bc.args {
+	args := bindBenchArgs(b, dev, k, bc.args)
+	nd := NDRange{Dims: 1, Global: [3]int{bc.global, 1, 1}, Local: [3]int{64, 1, 1}}
+	var insts uint64
+	b.ResetTimer()
+	cpu0 := cpuSeconds()
+	for i := 0; i < b.N; i++ {
+		res, err := dev.Dispatch(k, nd, args, Options{Threads: threads})
+		if err != nil {
+			b.Fatal(err)
+		}
+		insts += res.Stats.ThreadInsts
+	}
+	cpu := cpuSeconds() - cpu0
+	b.ReportMetric(float64(insts)/b.Elapsed().Seconds()/1e6, "Mthread-inst/s")
+	// Per CPU-second: steadier than wall time on a shared machine, and
+	// with several threads it shows their overhead.
+	b.ReportMetric(float64(insts)/cpu/1e6, "Mthread-inst/cpu-s")
+}
+
+// bindBenchArgs allocates and binds a benchmark's arguments from their
+// specs.
+func bindBenchArgs(b *testing.B, dev *Device, k *Kernel, args []string) []Arg {
+	specs := make([]kernel.Arg, len(args))
+	data := make([][]byte, len(args))
+	for i, s := range args {
 		var err error
 		if specs[i], err = kernel.ParseArg(s); err != nil {
 			b.Fatal(err)
@@ -78,22 +100,7 @@ func benchFunctional(b *testing.B, g *arch.GPU, bc functionalBenchCase, threads 
 	if err != nil {
 		b.Fatal(err)
 	}
-	nd := NDRange{Dims: 1, Global: [3]int{bc.global, 1, 1}, Local: [3]int{64, 1, 1}}
-	var insts uint64
-	b.ResetTimer()
-	cpu0 := cpuSeconds()
-	for i := 0; i < b.N; i++ {
-		res, err := dev.Dispatch(k, nd, bound.Args, Options{Threads: threads})
-		if err != nil {
-			b.Fatal(err)
-		}
-		insts += res.Stats.ThreadInsts
-	}
-	cpu := cpuSeconds() - cpu0
-	b.ReportMetric(float64(insts)/b.Elapsed().Seconds()/1e6, "Mthread-inst/s")
-	// Per CPU-second: steadier than wall time on a shared machine, and
-	// with several threads it shows their overhead.
-	b.ReportMetric(float64(insts)/cpu/1e6, "Mthread-inst/cpu-s")
+	return bound.Args
 }
 
 // loadBenchKernel loads a functional benchmark case's kernel.
@@ -204,4 +211,47 @@ func peakRSS() int64 {
 		}
 	}
 	return 0
+}
+
+// BenchmarkLaunch measures a small launch from start to end, as clpeak's
+// kernel-latency test makes 20,000 of them: vecadd over 64 work-items,
+// run functionally (dispatch), timed as exec times it (time: repeats
+// reuse the first launch's figures) and timed in detail every time
+// (time-full). It reports microseconds a launch, of wall time and of CPU
+// time.
+func BenchmarkLaunch(b *testing.B) {
+	for _, gpu := range []string{"mali-g52", "adreno-640"} {
+		g, err := arch.Lookup(gpu)
+		if err != nil {
+			b.Fatal(err)
+		}
+		bc := functionalBenchCase{"vecadd", "", "vecadd", 64, []string{"buf:f32:64=random:1", "buf:f32:64=random:2", "buf:f32:64", "u32:64"}}
+		for _, mode := range []string{"dispatch", "time", "time-full"} {
+			b.Run(gpu+"/"+mode, func(b *testing.B) {
+				dev := Open(g)
+				k := loadBenchKernel(b, dev, bc)
+				args := bindBenchArgs(b, dev, k, bc.args)
+				nd := NDRange{Dims: 1, Global: [3]int{64, 1, 1}, Local: [3]int{64, 1, 1}}
+				b.ReportAllocs()
+				b.ResetTimer()
+				cpu0 := cpuSeconds()
+				for i := 0; i < b.N; i++ {
+					var err error
+					switch mode {
+					case "dispatch":
+						_, err = dev.Dispatch(k, nd, args, Options{})
+					case "time":
+						_, err = dev.Time(k, nd, args, Options{})
+					default:
+						_, err = dev.Time(k, nd, args, Options{Detail: DetailFull})
+					}
+					if err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(b.Elapsed().Seconds()*1e6/float64(b.N), "us/launch")
+				b.ReportMetric((cpuSeconds()-cpu0)*1e6/float64(b.N), "cpu-us/launch")
+			})
+		}
+	}
 }
