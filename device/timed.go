@@ -108,7 +108,7 @@ func (d *Device) reuse(k *Kernel, plan *Plan, r *launchRecord, launch int, opt O
 
 // timeDetailed simulates a prepared launch, in detail or (sample) sampled.
 func (d *Device) timeDetailed(k *Kernel, plan *Plan, opt Options, sample bool) (*TimedResult, error) {
-	ip, err := families.Lower(k.program(), d.GPU, plan.dispatch.Width)
+	ip, err := k.lowered(d.GPU, plan.dispatch.Width)
 	if err != nil {
 		return nil, err
 	}
@@ -185,7 +185,7 @@ func (d *Device) Analyze(k *Kernel, warpWidth int) (*isa.Report, error) {
 // (gfx.Options.Compute: render and compute overlapping on Adreno's LPAC).
 // The dispatch runs once; the plan is spent after the engine runs.
 func (p *Plan) AddTo(e *timing.Engine) (*timing.Kernel, error) {
-	ip, err := families.Lower(p.Kernel.program(), p.dev.GPU, p.dispatch.Width)
+	ip, err := p.Kernel.lowered(p.dev.GPU, p.dispatch.Width)
 	if err != nil {
 		return nil, err
 	}
