@@ -3,13 +3,10 @@ package device
 import (
 	"fmt"
 	"slices"
-	"sync"
 
 	"github.com/pocketgpu/pocketgpu/arch"
 	"github.com/pocketgpu/pocketgpu/emu"
 	"github.com/pocketgpu/pocketgpu/ir"
-	"github.com/pocketgpu/pocketgpu/isa"
-	"github.com/pocketgpu/pocketgpu/isa/families"
 	"github.com/pocketgpu/pocketgpu/spirv"
 )
 
@@ -33,39 +30,8 @@ type Kernel struct {
 	// loaded alike are the same kernel to the launch memo (reuse.go).
 	ident hash64
 
-	// lowerings are the kernel lowered for each GPU and warp width a timed
-	// launch used (lowered).
-	lowerMu   sync.Mutex
-	lowerings map[lowering]*isa.Program
-}
-
-// lowering names a kernel's lowering: the GPU's description and the warp
-// width.
-type lowering struct {
-	gpu   *arch.GPU
-	width int
-}
-
-// lowered is the kernel lowered for g at a warp width, lowered once and
-// reused: families.Lower gives the same program every launch (it was a
-// third of a small timed launch's time), the engine only reads it, and a
-// GPU description is not changed once a device runs on it.
-func (k *Kernel) lowered(g *arch.GPU, width int) (*isa.Program, error) {
-	k.lowerMu.Lock()
-	defer k.lowerMu.Unlock()
-	key := lowering{g, width}
-	if ip := k.lowerings[key]; ip != nil {
-		return ip, nil
-	}
-	ip, err := families.Lower(k.program(), g, width)
-	if err != nil {
-		return nil, err
-	}
-	if k.lowerings == nil {
-		k.lowerings = map[lowering]*isa.Program{}
-	}
-	k.lowerings[key] = ip
-	return ip, nil
+	// cache keeps what launches work out the same each time (cache.go).
+	cache kernelCache
 }
 
 // Load decodes SPIR-V and builds one entry point ("" if there is one).
