@@ -255,3 +255,51 @@ func BenchmarkLaunch(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkCorpus runs the corpus kernels that the executor ran slowest
+// (images and GLSL compute shaders) functionally on the Mali-G52, a
+// launch at a time as the corpus defines it, and reports thread
+// instructions a second, of wall time and of CPU time. Their launches are
+// small, so the launch's own cost (BenchmarkLaunch) is part of it.
+func BenchmarkCorpus(b *testing.B) {
+	g, err := arch.Lookup("mali-g52")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, name := range []string{"image1d", "image2d", "reduce_glsl", "divergent_glsl", "spec_glsl"} {
+		b.Run(name, func(b *testing.B) {
+			c, ok := corpus.Lookup(name)
+			if !ok {
+				b.Fatalf("no corpus kernel %s", name)
+			}
+			dev := Open(g)
+			k, err := dev.Load(c.SPIRV, c.Entry, LoadOptions{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			specs, in, err := c.Inputs()
+			if err != nil {
+				b.Fatal(err)
+			}
+			bound, err := dev.BindSpecs(k, specs, in)
+			if err != nil {
+				b.Fatal(err)
+			}
+			nd := NDRange{Dims: len(c.Global)}
+			copy(nd.Global[:], c.Global)
+			copy(nd.Local[:], c.Local)
+			var insts uint64
+			b.ResetTimer()
+			cpu0 := cpuSeconds()
+			for i := 0; i < b.N; i++ {
+				res, err := dev.Dispatch(k, nd, bound.Args, Options{Threads: 1})
+				if err != nil {
+					b.Fatal(err)
+				}
+				insts += res.Stats.ThreadInsts
+			}
+			b.ReportMetric(float64(insts)/b.Elapsed().Seconds()/1e6, "Mthread-inst/s")
+			b.ReportMetric(float64(insts)/(cpuSeconds()-cpu0)/1e6, "Mthread-inst/cpu-s")
+		})
+	}
+}
