@@ -21,7 +21,10 @@ func (d *Device) hierarchy() *mem.Hierarchy {
 }
 
 // ResetCaches empties every cache and zeroes the memory counters.
-func (d *Device) ResetCaches() { d.hierarchy().Reset() }
+func (d *Device) ResetCaches() {
+	d.hierarchy().Reset()
+	d.memo.stateKnown = false
+}
 
 // Timing is what the timing model measured of a dispatch.
 type Timing struct {
@@ -72,16 +75,18 @@ func (d *Device) Time(k *Kernel, nd NDRange, args []Arg, opt Options) (*TimedRes
 	memo := opt.Detail != DetailFull && !opt.Profile && !opt.Timeline && opt.Trace == nil
 	var rec *launchRecord
 	if memo {
-		rec = &launchRecord{key: keyOf(k, plan.dispatch), pre: contentsOf(args), start: h.State(), launch: launch}
+		rec = &launchRecord{key: keyOf(k, plan.dispatch), pre: contentsOf(args), start: d.memo.startState(h), launch: launch}
 		if r := d.memo.find(rec.key, rec.pre, rec.start); r != nil {
 			return d.reuse(k, plan, r, launch, opt)
 		}
 	}
+	d.memo.stateKnown = false // the run changes the caches
 	res, err := d.timeDetailed(k, plan, opt, memo)
 	if err != nil || !memo {
 		return res, err
 	}
 	rec.post, rec.end = contentsOf(args), h.State()
+	d.memo.state, d.memo.stateKnown = rec.end, true
 	rec.result = *res
 	d.memo.add(rec)
 	return res, nil
