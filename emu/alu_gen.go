@@ -3758,8 +3758,8 @@ func hMadF16(w *Warp, x *xinst) {
 			a := h2f(uint16(as[i]))
 			b := h2f(uint16(bs[i]))
 			c := h2f(uint16(cs[i]))
-			s := a*b + c
-			r := f2h(s)
+			s := math.Float32bits(a*b + c)
+			r := f2hNormal(s)
 			if fma16Tie(s) {
 				r = fma16At(as, bs, cs, i)
 			}
@@ -3773,8 +3773,8 @@ func hMadF16(w *Warp, x *xinst) {
 			a := h2f(uint16(as[i]))
 			b := h2f(uint16(bs[i]))
 			c := h2f(uint16(cs[i]))
-			s := a*b + c
-			r := f2h(s)
+			s := math.Float32bits(a*b + c)
+			r := f2hNormal(s)
 			if fma16Tie(s) {
 				r = fma16At(as, bs, cs, i)
 			}
@@ -3878,8 +3878,8 @@ func hFmaF16(w *Warp, x *xinst) {
 			a := h2f(uint16(as[i]))
 			b := h2f(uint16(bs[i]))
 			c := h2f(uint16(cs[i]))
-			s := a*b + c
-			r := f2h(s)
+			s := math.Float32bits(a*b + c)
+			r := f2hNormal(s)
 			if fma16Tie(s) {
 				r = fma16At(as, bs, cs, i)
 			}
@@ -3893,8 +3893,8 @@ func hFmaF16(w *Warp, x *xinst) {
 			a := h2f(uint16(as[i]))
 			b := h2f(uint16(bs[i]))
 			c := h2f(uint16(cs[i]))
-			s := a*b + c
-			r := f2h(s)
+			s := math.Float32bits(a*b + c)
+			r := f2hNormal(s)
 			if fma16Tie(s) {
 				r = fma16At(as, bs, cs, i)
 			}

@@ -55,14 +55,12 @@ func h2fBits(h uint16) float32 {
 	return math.Float32frombits(math.Float32bits(f) | uint32(h&0x8000)<<16)
 }
 
-// f2h rounds a float32 to binary16, to nearest even.
+// f2h rounds a float32 to binary16, to nearest even. Its normal range is
+// f2hNormal's, written out again so that f2h stays within the compiler's
+// inlining budget.
 func f2h(f float32) uint16 {
 	u := math.Float32bits(f)
 	a := u & 0x7fffffff
-	// Rebias, then round the dropped bits: adding half an ulp less one
-	// plus the kept last bit carries exactly when above half, or at half
-	// with an odd last bit; a carry out of the mantissa bumps the
-	// exponent, up to infinity from 65520 on.
 	r := min((a-f32Rebias+(1<<(f32Dropped-1)-1)+a>>f32Dropped&1)>>f32Dropped, half16Inf)
 	if a > 0x7f800000 {
 		r = half16NaN
@@ -72,6 +70,20 @@ func f2h(f float32) uint16 {
 		// round once to nearest even; what it added above 0.5 is the
 		// subnormal's mantissa (1024: the smallest normal).
 		r = math.Float32bits(math.Float32frombits(a)+0.5) - f32Half
+	}
+	return uint16(u>>16&0x8000 | r)
+}
+
+// f2hNormal is f2h of float32 bits u whose magnitude is 2^-14 or more: it
+// rebiases the exponent, then rounds the dropped bits: adding half an ulp
+// less one plus the kept last bit carries exactly when above half, or at
+// half with an odd last bit; a carry out of the mantissa bumps the
+// exponent, up to infinity from 65520 on.
+func f2hNormal(u uint32) uint16 {
+	a := u & 0x7fffffff
+	r := min((a-f32Rebias+(1<<(f32Dropped-1)-1)+a>>f32Dropped&1)>>f32Dropped, half16Inf)
+	if a > 0x7f800000 {
+		r = half16NaN
 	}
 	return uint16(u>>16&0x8000 | r)
 }
@@ -105,15 +117,16 @@ func fma16(a, b, c float32) float32 {
 	return h2f(f64to16(float64(a)*float64(b) + float64(c)))
 }
 
-// fma16Tie says whether the float32 sum s of a half product (exact in
-// float32) and a half may round to another half than the exact sum does:
-// a float32 lies nearest the exact sum, so no half boundary can lie
-// between the two, and s rounds as the exact sum unless it is a boundary
-// itself. Those are the midpoints between normal halves (the 13 bits
-// float32 has beyond a half's: 1 then zeros; 65520, where infinity
-// starts, included) and, below 2^-14, any sum.
-func fma16Tie(s float32) bool {
-	u := math.Float32bits(s) & 0x7fffffff
+// fma16Tie says whether the float32 sum of a half product (exact in
+// float32) and a half, by its bits u, may round to another half than the
+// exact sum does: a float32 lies nearest the exact sum, so no half
+// boundary can lie between the two, and the sum rounds as the exact one
+// unless it is a boundary itself. Those are the midpoints between normal
+// halves (the 13 bits float32 has beyond a half's: 1 then zeros; 65520,
+// where infinity starts, included) and, below 2^-14, any sum: the
+// handlers round the others with f2hNormal.
+func fma16Tie(u uint32) bool {
+	u &= 0x7fffffff
 	return u&(1<<f32Dropped-1) == 1<<(f32Dropped-1) || u < f32Min16
 }
 

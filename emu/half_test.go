@@ -77,7 +77,8 @@ func TestH2FEveryHalf(t *testing.T) {
 }
 
 // Every float32 bit pattern rounds to the same half through f2h, and
-// through f64to16 of the float64 it widens to. The reference is slow
+// through f64to16 of the float64 it widens to (and f2hNormal from 2^-14
+// on). The reference is slow
 // (14 ns): the test runs it once for x and -x (it rounds the magnitude
 // and puts the sign back), and only from 2^-26 to 2^17, where rounding
 // happens; elsewhere it compares with what the reference's first branches
@@ -117,6 +118,7 @@ func TestF2HEveryFloat32(t *testing.T) {
 func checkBinade(exp uint32) (uint32, bool) {
 	const neg = 1 << 31
 	lo, hi := exp<<23, exp<<23+1<<23
+	normal := exp >= 127-14 // f2hNormal's range too
 	var want uint16
 	switch {
 	case exp == 0xff: // infinity, then NaNs
@@ -133,7 +135,7 @@ func checkBinade(exp uint32) (uint32, bool) {
 			want := refF64to16(float64(math.Float32frombits(u)))
 			for _, v := range [2]uint32{u, u | neg} {
 				w := want | uint16(v>>16)&0x8000
-				if f := math.Float32frombits(v); f2h(f) != w || f64to16(float64(f)) != w {
+				if f := math.Float32frombits(v); f2h(f) != w || f64to16(float64(f)) != w || normal && f2hNormal(v) != w {
 					return v, false
 				}
 			}
@@ -142,6 +144,9 @@ func checkBinade(exp uint32) (uint32, bool) {
 	}
 	for u := lo; u < hi; u++ {
 		if f2h(math.Float32frombits(u)) != want || f2h(math.Float32frombits(u|neg)) != want|0x8000 {
+			return u, false
+		}
+		if normal && (f2hNormal(u) != want || f2hNormal(u|neg) != want|0x8000) {
 			return u, false
 		}
 	}
@@ -211,11 +216,11 @@ func TestFma16RoundsOnce(t *testing.T) {
 		return uint16(ctypes["F16"].encBig(p))
 	}
 	fast := func(a, b, c float32) uint16 {
-		s := a*b + c
+		s := math.Float32bits(a*b + c)
 		if fma16Tie(s) {
 			return f64to16(float64(a)*float64(b) + float64(c))
 		}
-		return f2h(s)
+		return f2hNormal(s)
 	}
 	half := func() uint16 {
 		if r.IntN(4) == 0 { // near 1, where midpoints are dense

@@ -196,16 +196,16 @@ var laneBodies = map[string]string{
 // laneStores replace the expression and the store of an operation on one
 // type with statements that store d[i] themselves. A half fma rounds the
 // float32 sum of the exact product to half unless that sum lies where
-// rounding twice may differ from once (fma16Tie); those lanes take the
-// exact path, fma16At (through float32 alone, mad(0x3c02, 0x3bff,
+// rounding twice may differ from once or is below the normal range
+// (fma16Tie); those lanes take the exact path, fma16At (through float32 alone, mad(0x3c02, 0x3bff,
 // 0x000f) gave 0x3c02, where a fused and an unfused mad both give 0x3c01).
 var laneStores = map[string]string{
 	"MadF16": fma16Lane,
 	"FmaF16": fma16Lane,
 }
 
-const fma16Lane = `s := a*b + c
-		r := f2h(s)
+const fma16Lane = `s := math.Float32bits(a*b + c)
+		r := f2hNormal(s)
 		if fma16Tie(s) {
 			r = fma16At(as, bs, cs, i)
 		}
