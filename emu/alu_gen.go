@@ -3761,7 +3761,7 @@ func hMadF16(w *Warp, x *xinst) {
 			s := math.Float32bits(a*b + c)
 			r := f2hNormal(s)
 			if fma16Tie(s) {
-				r = fma16At(as, bs, cs, i)
+				r = f64to16(float64(a)*float64(b) + float64(c))
 			}
 			d[i] = uint64(r)
 		}
@@ -3776,7 +3776,7 @@ func hMadF16(w *Warp, x *xinst) {
 			s := math.Float32bits(a*b + c)
 			r := f2hNormal(s)
 			if fma16Tie(s) {
-				r = fma16At(as, bs, cs, i)
+				r = f64to16(float64(a)*float64(b) + float64(c))
 			}
 			d[i] = uint64(r)
 		}
@@ -3881,7 +3881,7 @@ func hFmaF16(w *Warp, x *xinst) {
 			s := math.Float32bits(a*b + c)
 			r := f2hNormal(s)
 			if fma16Tie(s) {
-				r = fma16At(as, bs, cs, i)
+				r = f64to16(float64(a)*float64(b) + float64(c))
 			}
 			d[i] = uint64(r)
 		}
@@ -3896,7 +3896,7 @@ func hFmaF16(w *Warp, x *xinst) {
 			s := math.Float32bits(a*b + c)
 			r := f2hNormal(s)
 			if fma16Tie(s) {
-				r = fma16At(as, bs, cs, i)
+				r = f64to16(float64(a)*float64(b) + float64(c))
 			}
 			d[i] = uint64(r)
 		}

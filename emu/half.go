@@ -129,13 +129,3 @@ func fma16Tie(u uint32) bool {
 	u &= 0x7fffffff
 	return u&(1<<f32Dropped-1) == 1<<(f32Dropped-1) || u < f32Min16
 }
-
-// fma16At is fma16 of lane element i of the operands: the handlers' exact
-// path, given slices so that no float is live across the call (see
-// fma32At).
-//
-//go:noinline
-func fma16At(as, bs, cs []uint64, i int) uint16 {
-	a, b, c := h2f(uint16(as[i])), h2f(uint16(bs[i])), h2f(uint16(cs[i]))
-	return f64to16(float64(a)*float64(b) + float64(c))
-}

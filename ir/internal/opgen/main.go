@@ -197,8 +197,10 @@ var laneBodies = map[string]string{
 // type with statements that store d[i] themselves. A half fma rounds the
 // float32 sum of the exact product to half unless that sum lies where
 // rounding twice may differ from once or is below the normal range
-// (fma16Tie); those lanes take the exact path, fma16At (through float32 alone, mad(0x3c02, 0x3bff,
-// 0x000f) gave 0x3c02, where a fused and an unfused mad both give 0x3c01).
+// (fma16Tie); those lanes round the float64 sum (fma16). Through float32
+// alone, mad(0x3c02, 0x3bff, 0x000f) gave 0x3c02, where a fused and an
+// unfused mad both give 0x3c01. The exact path is written in the loop, not
+// called: a call made the loop keep its values on the stack.
 var laneStores = map[string]string{
 	"MadF16": fma16Lane,
 	"FmaF16": fma16Lane,
@@ -207,7 +209,7 @@ var laneStores = map[string]string{
 const fma16Lane = `s := math.Float32bits(a*b + c)
 		r := f2hNormal(s)
 		if fma16Tie(s) {
-			r = fma16At(as, bs, cs, i)
+			r = f64to16(float64(a)*float64(b) + float64(c))
 		}
 		d[i] = uint64(r)`
 
