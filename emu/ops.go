@@ -379,12 +379,6 @@ func scatterWords(p []byte, v []uint64, W, n int) {
 	}
 }
 
-// hLoad and hStore (and hLoadWord, hStoreWord) are not inlined: inlined
-// into init, a function too big for the compiler to inline into, their
-// handlers were compiled without inlining what they call (the window's
-// lookup and the byte-order reads each a call: vecadd ran 11% slower).
-//
-//go:noinline
 func hLoad(space ir.Space, size int) handler {
 	return func(w *Warp, x *xinst) {
 		in := x.in
@@ -440,7 +434,6 @@ func hLoad(space ir.Space, size int) handler {
 	}
 }
 
-//go:noinline
 func hStore(space ir.Space, size int) handler {
 	return func(w *Warp, x *xinst) {
 		in := x.in

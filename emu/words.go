@@ -10,7 +10,10 @@ import (
 // shader that glslang did not optimise keeps each variable in private
 // memory, loaded and stored at every use: these are most of its
 // instructions. They do what hLoad and hStore do, with the checks that
-// hold for the whole instruction made once.
+// hold for the whole instruction made once. Their factories are not
+// inlined: inlined into init, a function too big for the compiler to
+// inline into, their handlers were compiled without inlining the window
+// lookup and the byte-order reads (divergent_glsl ran 8% slower).
 
 // hLoadWord is hLoad for 32-bit words in a windowed space (local or
 // private); an instruction of several words goes to the general handler.
