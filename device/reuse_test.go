@@ -159,6 +159,29 @@ func TestReuseNeedsSameState(t *testing.T) {
 	if d := run(); d.Mode != "full" {
 		t.Errorf("a launch after the caches were emptied: %+v", d)
 	}
+	// A launch the memo does not keep (profiled) still changes the
+	// caches the next one finds: here over buffers of its own.
+	for range 2 {
+		run()
+	}
+	if d := run(); d.Mode != "reused" {
+		t.Fatalf("identical after the reset: %+v", d)
+	}
+	c, _ := corpus.Lookup("vecadd")
+	specs, in, err := c.Inputs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, err := dev.BindSpecs(k, specs, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := dev.Time(k, nd, other.Args, Options{Profile: true}); err != nil {
+		t.Fatal(err)
+	}
+	if d := run(); d.Mode != "full" {
+		t.Errorf("a launch after another changed the caches: %+v", d)
+	}
 }
 
 // TestReusedLaunchPrints: a kernel that prints runs again on a reused
