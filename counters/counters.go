@@ -189,6 +189,21 @@ func (s Set) Value(name string) float64 {
 	return v
 }
 
+// Equal reports whether s and o hold the same counters, in the same
+// order, with the same values (to the last bit: a deterministic model
+// gives the same run twice).
+func (s Set) Equal(o Set) bool {
+	if len(s) != len(o) {
+		return false
+	}
+	for i := range s {
+		if s[i].Name != o[i].Name || s[i].Value != o[i].Value {
+			return false
+		}
+	}
+	return true
+}
+
 // Names lists the counters' names in order.
 func (s Set) Names() []string {
 	out := make([]string, len(s))

@@ -89,3 +89,15 @@ func TestFormat(t *testing.T) {
 		}
 	}
 }
+
+func TestSetEqual(t *testing.T) {
+	a := Set{{Name: "x", Value: 1}, {Name: "y", Value: 2}}
+	if !a.Equal(Set{{Name: "x", Value: 1}, {Name: "y", Value: 2}}) {
+		t.Error("equal sets differ")
+	}
+	for _, b := range []Set{{{Name: "x", Value: 1}}, {{Name: "x", Value: 1}, {Name: "y", Value: 3}}, {{Name: "y", Value: 2}, {Name: "x", Value: 1}}} {
+		if a.Equal(b) {
+			t.Errorf("%v equals %v", a, b)
+		}
+	}
+}

@@ -13,7 +13,7 @@ import (
 	"github.com/pocketgpu/pocketgpu/kernel"
 )
 
-//go:generate sh -c "for f in peak_sp peak_int bandwidth; do go run ../cmd/pocketgpu compile testdata/kernels/$DOLLAR{f}.cl -o testdata/kernels/$DOLLAR{f}.spv || exit 1; done"
+//go:generate sh -c "for f in peak_sp peak_hp peak_int bandwidth; do go run ../cmd/pocketgpu compile testdata/kernels/$DOLLAR{f}.cl -o testdata/kernels/$DOLLAR{f}.spv || exit 1; done"
 
 // functionalBenchCase is one launch of the functional benchmark: a corpus
 // kernel (file empty) or one of testdata/kernels.
@@ -26,13 +26,14 @@ type functionalBenchCase struct {
 // functionalBenchCases are the functional benchmark's launches: the
 // corpus's fma8 (8 independent fma chains) and vecadd, and kernels shaped
 // like clpeak's, compiled as a driver compiles them: dependent mad chains
-// on float and float4, integer multiply-adds, and a bandwidth kernel (16
+// on float, float4 and half, integer multiply-adds, and a bandwidth kernel (16
 // coalesced loads summed per work-item).
 var functionalBenchCases = []functionalBenchCase{
 	{"fma8", "", "fma8", 16384, []string{"buf:f32:16384", "u32:256", "f32:0.999"}},
 	{"vecadd", "", "vecadd", 1 << 20, []string{"buf:f32:1048576=random:1", "buf:f32:1048576=random:2", "buf:f32:1048576", "u32:1048576"}},
 	{"peak_sp", "peak_sp.spv", "peak_sp", 16384, []string{"buf:f32:16384", "f32:1.3"}},
 	{"peak_sp4", "peak_sp.spv", "peak_sp4", 16384, []string{"buf:f32:16384", "f32:1.3"}},
+	{"peak_hp", "peak_hp.spv", "peak_hp", 16384, []string{"buf:f16:16384", "f32:1.3"}},
 	{"peak_int", "peak_int.spv", "peak_int", 16384, []string{"buf:i32:16384", "i32:3"}},
 	{"bandwidth", "bandwidth.spv", "bandwidth", 1 << 18, []string{"buf:f32:4194304=random:1", "buf:f32:262144"}},
 }
@@ -62,9 +63,31 @@ func BenchmarkFunctional(b *testing.B) {
 func benchFunctional(b *testing.B, g *arch.GPU, bc functionalBenchCase, threads int) {
 	dev := Open(g)
 	k := loadBenchKernel(b, dev, bc)
-	specs := make([]kernel.Arg, len(bc.args))
-	data := make([][]byte, len(bc.args))
-	for i, s := range bc.args {
+	args := bindBenchArgs(b, dev, k, bc.args)
+	nd := NDRange{Dims: 1, Global: [3]int{bc.global, 1, 1}, Local: [3]int{64, 1, 1}}
+	var insts uint64
+	b.ResetTimer()
+	cpu0 := cpuSeconds()
+	for i := 0; i < b.N; i++ {
+		res, err := dev.Dispatch(k, nd, args, Options{Threads: threads})
+		if err != nil {
+			b.Fatal(err)
+		}
+		insts += res.Stats.ThreadInsts
+	}
+	cpu := cpuSeconds() - cpu0
+	b.ReportMetric(float64(insts)/b.Elapsed().Seconds()/1e6, "Mthread-inst/s")
+	// Per CPU-second: steadier than wall time on a shared machine, and
+	// with several threads it shows their overhead.
+	b.ReportMetric(float64(insts)/cpu/1e6, "Mthread-inst/cpu-s")
+}
+
+// bindBenchArgs allocates and binds a benchmark's arguments from their
+// specs.
+func bindBenchArgs(b *testing.B, dev *Device, k *Kernel, args []string) []Arg {
+	specs := make([]kernel.Arg, len(args))
+	data := make([][]byte, len(args))
+	for i, s := range args {
 		var err error
 		if specs[i], err = kernel.ParseArg(s); err != nil {
 			b.Fatal(err)
@@ -77,22 +100,7 @@ func benchFunctional(b *testing.B, g *arch.GPU, bc functionalBenchCase, threads 
 	if err != nil {
 		b.Fatal(err)
 	}
-	nd := NDRange{Dims: 1, Global: [3]int{bc.global, 1, 1}, Local: [3]int{64, 1, 1}}
-	var insts uint64
-	b.ResetTimer()
-	cpu0 := cpuSeconds()
-	for i := 0; i < b.N; i++ {
-		res, err := dev.Dispatch(k, nd, bound.Args, Options{Threads: threads})
-		if err != nil {
-			b.Fatal(err)
-		}
-		insts += res.Stats.ThreadInsts
-	}
-	cpu := cpuSeconds() - cpu0
-	b.ReportMetric(float64(insts)/b.Elapsed().Seconds()/1e6, "Mthread-inst/s")
-	// Per CPU-second: steadier than wall time on a shared machine, and
-	// with several threads it shows their overhead.
-	b.ReportMetric(float64(insts)/cpu/1e6, "Mthread-inst/cpu-s")
+	return bound.Args
 }
 
 // loadBenchKernel loads a functional benchmark case's kernel.
@@ -210,4 +218,95 @@ func peakRSS() int64 {
 		}
 	}
 	return 0
+}
+
+// BenchmarkLaunch measures a small launch from start to end, as clpeak's
+// kernel-latency test makes 20,000 of them: vecadd over 64 work-items,
+// run functionally (dispatch), timed as exec times it (time: repeats
+// reuse the first launch's figures) and timed in detail every time
+// (time-full). It reports microseconds a launch, of wall time and of CPU
+// time.
+func BenchmarkLaunch(b *testing.B) {
+	for _, gpu := range []string{"mali-g52", "adreno-640"} {
+		g, err := arch.Lookup(gpu)
+		if err != nil {
+			b.Fatal(err)
+		}
+		bc := functionalBenchCase{"vecadd", "", "vecadd", 64, []string{"buf:f32:64=random:1", "buf:f32:64=random:2", "buf:f32:64", "u32:64"}}
+		for _, mode := range []string{"dispatch", "time", "time-full"} {
+			b.Run(gpu+"/"+mode, func(b *testing.B) {
+				dev := Open(g)
+				k := loadBenchKernel(b, dev, bc)
+				args := bindBenchArgs(b, dev, k, bc.args)
+				nd := NDRange{Dims: 1, Global: [3]int{64, 1, 1}, Local: [3]int{64, 1, 1}}
+				b.ReportAllocs()
+				b.ResetTimer()
+				cpu0 := cpuSeconds()
+				for i := 0; i < b.N; i++ {
+					var err error
+					switch mode {
+					case "dispatch":
+						_, err = dev.Dispatch(k, nd, args, Options{})
+					case "time":
+						_, err = dev.Time(k, nd, args, Options{})
+					default:
+						_, err = dev.Time(k, nd, args, Options{Detail: DetailFull})
+					}
+					if err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(b.Elapsed().Seconds()*1e6/float64(b.N), "us/launch")
+				b.ReportMetric((cpuSeconds()-cpu0)*1e6/float64(b.N), "cpu-us/launch")
+			})
+		}
+	}
+}
+
+// BenchmarkCorpus runs the corpus kernels that the executor ran slowest
+// (images and GLSL compute shaders) functionally on the Mali-G52, a
+// launch at a time as the corpus defines it, and reports thread
+// instructions a second, of wall time and of CPU time. Their launches are
+// small, so the launch's own cost (BenchmarkLaunch) is part of it.
+func BenchmarkCorpus(b *testing.B) {
+	g, err := arch.Lookup("mali-g52")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, name := range []string{"image1d", "image2d", "reduce_glsl", "divergent_glsl", "spec_glsl"} {
+		b.Run(name, func(b *testing.B) {
+			c, ok := corpus.Lookup(name)
+			if !ok {
+				b.Fatalf("no corpus kernel %s", name)
+			}
+			dev := Open(g)
+			k, err := dev.Load(c.SPIRV, c.Entry, LoadOptions{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			specs, in, err := c.Inputs()
+			if err != nil {
+				b.Fatal(err)
+			}
+			bound, err := dev.BindSpecs(k, specs, in)
+			if err != nil {
+				b.Fatal(err)
+			}
+			nd := NDRange{Dims: len(c.Global)}
+			copy(nd.Global[:], c.Global)
+			copy(nd.Local[:], c.Local)
+			var insts uint64
+			b.ResetTimer()
+			cpu0 := cpuSeconds()
+			for i := 0; i < b.N; i++ {
+				res, err := dev.Dispatch(k, nd, bound.Args, Options{Threads: 1})
+				if err != nil {
+					b.Fatal(err)
+				}
+				insts += res.Stats.ThreadInsts
+			}
+			b.ReportMetric(float64(insts)/b.Elapsed().Seconds()/1e6, "Mthread-inst/s")
+			b.ReportMetric(float64(insts)/(cpuSeconds()-cpu0)/1e6, "Mthread-inst/cpu-s")
+		})
+	}
 }

@@ -233,7 +233,7 @@ func (d *Device) Prepare(k *Kernel, nd NDRange, args []Arg, opt Options) (*Plan,
 	}
 	wgSize := nd.Local[0] * nd.Local[1] * nd.Local[2]
 	q := k.occupancyQuery(g, wgSize, local)
-	occ, err := g.Occupancy(q)
+	occ, err := k.occupancy(g, q)
 	if err != nil {
 		return nil, &LaunchError{fmt.Sprintf("kernel %s cannot run on %s: %v", k.Name, g.ID, err)}
 	}

@@ -63,21 +63,9 @@ func TestTimingGolden(t *testing.T) {
 // cycles and counters (or the error the launch gave).
 func goldenRun(t *testing.T, g *arch.GPU, c corpus.Case) string {
 	dev := Open(g)
-	k, err := dev.Load(c.SPIRV, c.Entry, LoadOptions{})
+	k, nd, b, err := loadCorpusCase(t, dev, c)
 	if err != nil {
-		return "load: " + err.Error()
-	}
-	var nd NDRange
-	nd.Dims = len(c.Global)
-	copy(nd.Global[:], c.Global)
-	copy(nd.Local[:], c.Local)
-	specs, in, err := c.Inputs()
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := dev.BindSpecs(k, specs, in)
-	if err != nil {
-		return "bind: " + err.Error()
+		return err.Error()
 	}
 	r, err := dev.Time(k, nd, b.Args, Options{})
 	if err != nil {
@@ -89,4 +77,27 @@ func goldenRun(t *testing.T, g *arch.GPU, c corpus.Case) string {
 		fmt.Fprintf(&s, " %s=%v", it.Name, it.Value)
 	}
 	return s.String()
+}
+
+// loadCorpusCase loads corpus case c on dev and binds its inputs; a case
+// the device refuses gives its error, saying which step.
+func loadCorpusCase(t testing.TB, dev *Device, c corpus.Case) (*Kernel, NDRange, *Bound, error) {
+	t.Helper()
+	var nd NDRange
+	nd.Dims = len(c.Global)
+	copy(nd.Global[:], c.Global)
+	copy(nd.Local[:], c.Local)
+	k, err := dev.Load(c.SPIRV, c.Entry, LoadOptions{})
+	if err != nil {
+		return nil, nd, nil, fmt.Errorf("load: %w", err)
+	}
+	specs, in, err := c.Inputs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := dev.BindSpecs(k, specs, in)
+	if err != nil {
+		return nil, nd, nil, fmt.Errorf("bind: %w", err)
+	}
+	return k, nd, b, nil
 }

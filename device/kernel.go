@@ -29,6 +29,9 @@ type Kernel struct {
 	// ident is the module, entry point and specialization: two kernels
 	// loaded alike are the same kernel to the launch memo (reuse.go).
 	ident hash64
+
+	// cache keeps what launches work out the same each time (cache.go).
+	cache kernelCache
 }
 
 // Load decodes SPIR-V and builds one entry point ("" if there is one).

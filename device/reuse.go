@@ -202,6 +202,22 @@ type launchRecord struct {
 type launchMemo struct {
 	records  []*launchRecord
 	launches int
+	// state is the memory hierarchy's state as last fingerprinted, while
+	// stateKnown: a launch that reuses a record leaves the caches as they
+	// were, so a run of repeats fingerprints them once (State hashes every
+	// cache line: 0.5 ms a launch on the Adreno 640, two thirds of clpeak's
+	// kernel-latency test).
+	state      mem.State
+	stateKnown bool
+}
+
+// startState is the hierarchy's state, fingerprinted again only if a
+// detailed launch or a cache reset may have changed it.
+func (m *launchMemo) startState(h *mem.Hierarchy) mem.State {
+	if !m.stateKnown {
+		m.state, m.stateKnown = h.State(), true
+	}
+	return m.state
 }
 
 // memoSize bounds the records kept: a program cycling through more

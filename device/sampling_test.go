@@ -110,7 +110,7 @@ func TestSampledSameWhateverThreads(t *testing.T) {
 			first, firstBufs = r, bufs
 			continue
 		}
-		if r.Timing.Cycles != first.Timing.Cycles || !sameCounters(r.Timing.Counters, first.Timing.Counters) || r.Detail != first.Detail {
+		if r.Timing.Cycles != first.Timing.Cycles || !r.Timing.Counters.Equal(first.Timing.Counters) || r.Detail != first.Detail {
 			t.Errorf("%d threads: %v cycles %+v, 1 thread %v %+v", threads, r.Timing.Cycles, r.Detail, first.Timing.Cycles, first.Detail)
 		}
 		for i := range bufs {

@@ -101,7 +101,7 @@ func sameRuns(t *testing.T, run func(threads int) threadRun) {
 			t.Errorf("%d threads: %v cycles, one %v", n, r.cycles, one.cycles)
 		} else {
 			for i := range one.counters {
-				if !sameCounters(r.counters[i], one.counters[i]) {
+				if !r.counters[i].Equal(one.counters[i]) {
 					t.Errorf("%d threads: counters (set %d) differ from one thread's", n, i)
 				}
 			}

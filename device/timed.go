@@ -21,7 +21,10 @@ func (d *Device) hierarchy() *mem.Hierarchy {
 }
 
 // ResetCaches empties every cache and zeroes the memory counters.
-func (d *Device) ResetCaches() { d.hierarchy().Reset() }
+func (d *Device) ResetCaches() {
+	d.hierarchy().Reset()
+	d.memo.stateKnown = false
+}
 
 // Timing is what the timing model measured of a dispatch.
 type Timing struct {
@@ -72,16 +75,18 @@ func (d *Device) Time(k *Kernel, nd NDRange, args []Arg, opt Options) (*TimedRes
 	memo := opt.Detail != DetailFull && !opt.Profile && !opt.Timeline && opt.Trace == nil
 	var rec *launchRecord
 	if memo {
-		rec = &launchRecord{key: keyOf(k, plan.dispatch), pre: contentsOf(args), start: h.State(), launch: launch}
+		rec = &launchRecord{key: keyOf(k, plan.dispatch), pre: contentsOf(args), start: d.memo.startState(h), launch: launch}
 		if r := d.memo.find(rec.key, rec.pre, rec.start); r != nil {
 			return d.reuse(k, plan, r, launch, opt)
 		}
 	}
+	d.memo.stateKnown = false // the run changes the caches
 	res, err := d.timeDetailed(k, plan, opt, memo)
 	if err != nil || !memo {
 		return res, err
 	}
 	rec.post, rec.end = contentsOf(args), h.State()
+	d.memo.state, d.memo.stateKnown = rec.end, true
 	rec.result = *res
 	d.memo.add(rec)
 	return res, nil
@@ -108,7 +113,7 @@ func (d *Device) reuse(k *Kernel, plan *Plan, r *launchRecord, launch int, opt O
 
 // timeDetailed simulates a prepared launch, in detail or (sample) sampled.
 func (d *Device) timeDetailed(k *Kernel, plan *Plan, opt Options, sample bool) (*TimedResult, error) {
-	ip, err := families.Lower(k.program(), d.GPU, plan.dispatch.Width)
+	ip, err := k.lowered(d.GPU, plan.dispatch.Width)
 	if err != nil {
 		return nil, err
 	}
@@ -185,7 +190,7 @@ func (d *Device) Analyze(k *Kernel, warpWidth int) (*isa.Report, error) {
 // (gfx.Options.Compute: render and compute overlapping on Adreno's LPAC).
 // The dispatch runs once; the plan is spent after the engine runs.
 func (p *Plan) AddTo(e *timing.Engine) (*timing.Kernel, error) {
-	ip, err := families.Lower(p.Kernel.program(), p.dev.GPU, p.dispatch.Width)
+	ip, err := p.Kernel.lowered(p.dev.GPU, p.dispatch.Width)
 	if err != nil {
 		return nil, err
 	}

@@ -3758,7 +3758,12 @@ func hMadF16(w *Warp, x *xinst) {
 			a := h2f(uint16(as[i]))
 			b := h2f(uint16(bs[i]))
 			c := h2f(uint16(cs[i]))
-			d[i] = uint64(f2h((mad(a, b, c))))
+			s := math.Float32bits(a*b + c)
+			r := f2hNormal(s)
+			if fma16Tie(s) {
+				r = f64to16(float64(a)*float64(b) + float64(c))
+			}
+			d[i] = uint64(r)
 		}
 		return
 	}
@@ -3768,7 +3773,12 @@ func hMadF16(w *Warp, x *xinst) {
 			a := h2f(uint16(as[i]))
 			b := h2f(uint16(bs[i]))
 			c := h2f(uint16(cs[i]))
-			d[i] = uint64(f2h((mad(a, b, c))))
+			s := math.Float32bits(a*b + c)
+			r := f2hNormal(s)
+			if fma16Tie(s) {
+				r = f64to16(float64(a)*float64(b) + float64(c))
+			}
+			d[i] = uint64(r)
 		}
 	}
 }
@@ -3868,7 +3878,12 @@ func hFmaF16(w *Warp, x *xinst) {
 			a := h2f(uint16(as[i]))
 			b := h2f(uint16(bs[i]))
 			c := h2f(uint16(cs[i]))
-			d[i] = uint64(f2h((fma16(a, b, c))))
+			s := math.Float32bits(a*b + c)
+			r := f2hNormal(s)
+			if fma16Tie(s) {
+				r = f64to16(float64(a)*float64(b) + float64(c))
+			}
+			d[i] = uint64(r)
 		}
 		return
 	}
@@ -3878,7 +3893,12 @@ func hFmaF16(w *Warp, x *xinst) {
 			a := h2f(uint16(as[i]))
 			b := h2f(uint16(bs[i]))
 			c := h2f(uint16(cs[i]))
-			d[i] = uint64(f2h((fma16(a, b, c))))
+			s := math.Float32bits(a*b + c)
+			r := f2hNormal(s)
+			if fma16Tie(s) {
+				r = f64to16(float64(a)*float64(b) + float64(c))
+			}
+			d[i] = uint64(r)
 		}
 	}
 }

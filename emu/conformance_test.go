@@ -778,6 +778,10 @@ var regressions = []struct {
 	{"fma32 double rounding negative", ir.OpFmaF32, 0xbfc00000, 0x3f800001, 0x00800000, 0xbfc00001},
 	// The same through float32 to half.
 	{"fma16 double rounding", ir.OpFmaF16, 0x3e00, 0x3c01, 0x8001, 0x3e01},
+	// half mad summed in float32 before rounding to half: the exact
+	// 1+3·2^-11-2^-24 rounded to the float32 midpoint 1+3·2^-11, then
+	// to even, 0x3c02; fused or not, mad gives 0x3c01.
+	{"mad16 double rounding", ir.OpMadF16, 0x3c02, 0x3bff, 0x000f, 0x3c01},
 }
 
 func TestConformanceRegressions(t *testing.T) {

@@ -12,6 +12,30 @@ type xinst struct {
 	n          int // elements an operand spans: N × width
 }
 
+// decodedCode is a program's code and control-flow edges decoded for one
+// warp width. Dispatches share it: nothing writes to it after decoding.
+type decodedCode struct {
+	code  []xinst
+	edges [][]xedge
+}
+
+// decodedFor is p decoded for warps of width lanes, decoded on the first
+// request for that width (a launch of a small kernel spent a tenth of its
+// setup decoding).
+func (p *Program) decodedFor(width int) *decodedCode {
+	p.decodedMu.Lock()
+	defer p.decodedMu.Unlock()
+	dc := p.decoded[width]
+	if dc == nil {
+		dc = &decodedCode{decode(p.Code, width), decodeEdges(p.Blocks, width)}
+		if p.decoded == nil {
+			p.decoded = map[int]*decodedCode{}
+		}
+		p.decoded[width] = dc
+	}
+	return dc
+}
+
 // decode prepares a program's code for warps of width lanes.
 func decode(code []ir.Inst, width int) []xinst {
 	xs := make([]xinst, len(code))

@@ -188,7 +188,8 @@ func (d *Dispatch) Init() error {
 		d.pack = d.Pack
 		d.localSpan = (d.localBytes + 15) &^ 15
 	}
-	d.code, d.edges = decode(p.Code, d.Width), decodeEdges(p.Blocks, d.Width)
+	dc := p.decodedFor(d.Width)
+	d.code, d.edges = dc.code, dc.edges
 	d.fullMask = firstLanes(d.Width)
 	d.allList = make([]int32, d.Width)
 	for i := range d.allList {

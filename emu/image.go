@@ -280,6 +280,24 @@ func hImage(w *Warp, x *xinst) {
 	if op.LodMode == ir.LodImplicit {
 		act = w.activeMask()
 	}
+	tag := tagOf(op.ResultTag)
+	// A read at integer coordinates without a sampler (read_imageui(img,
+	// int), texelFetch) reads its texel directly (readAt).
+	direct := (op.Kind == ir.ImageRead || op.Kind == ir.ImageFetch) && !op.CoordFloat && op.Sampler < 0
+	// Lanes mostly share one sampler: it is decoded when it changes.
+	var st ir.SamplerState
+	decoded := false
+	var lastSampler uint64
+	var mip, mip2 Image // views of mip levels (view)
+	// Lanes mostly sample one level: it is chosen when the LOD, the image
+	// or the sampler changes.
+	var sel lodSample
+	var selFor struct {
+		lam     float64
+		img     *Image
+		sampler uint64
+	}
+	selected := false
 	for _, l := range w.lanes {
 		h := handles[l]
 		if h >= uint64(len(w.d.Images)) || w.d.Images[h] == nil {
@@ -302,9 +320,13 @@ func hImage(w *Warp, x *xinst) {
 				return
 			}
 		}
+		lv := img.view(level, &mip)
+		if direct && !img.Arrayed {
+			addrs = w.readAt(op, lv, int(l), tag, addrs)
+			continue
+		}
 		switch op.Kind {
 		case ir.ImageQuerySize:
-			lv := img.level(level)
 			for c := 0; c < op.N; c++ {
 				w.regs[(int(op.Dst)+c)*W+int(l)] = uint64(lv.querySize(c))
 			}
@@ -327,7 +349,6 @@ func hImage(w *Warp, x *xinst) {
 		}
 		dims := imageDims(img)
 		if op.Kind == ir.ImageWrite {
-			lv := img.level(level)
 			var v [4]float64
 			for c := 0; c < op.N && c < 4; c++ {
 				v[c] = img.Type.texelValue(op.ResultTag, w.regs[(int(op.Texel)+c)*W+int(l)])
@@ -356,23 +377,27 @@ func hImage(w *Warp, x *xinst) {
 		if op.Sampler >= 0 {
 			sampler = w.slot(op.Sampler)[l]
 		}
-		st := ir.DecodeSamplerState(sampler)
+		if !decoded || sampler != lastSampler {
+			st, lastSampler, decoded = ir.DecodeSamplerState(sampler), sampler, true
+		}
 		layer := 0
 		if img.Arrayed {
 			layer = img.layer(coord[dims], op.CoordFloat)
 		}
 		var v [4]float64
 		if op.Kind != ir.ImageSample {
-			lv := img.level(level)
 			v, addrs = lv.sampleNearest(coord, dims, addrClampToEdge, st.Normalized, op.CoordFloat, layer, addrs)
 		} else {
 			lam := w.lambda(op, img, st, dims, int(l), act)
-			sel := selectLevels(lam, img.Levels(), st)
+			if !selected || selFor.lam != lam || selFor.img != img || selFor.sampler != lastSampler {
+				sel, selected = selectLevels(lam, img.Levels(), st), true
+				selFor.lam, selFor.img, selFor.sampler = lam, img, lastSampler
+			}
 			linear := sel.linear && op.CoordFloat
-			lv := img.level(sel.hi)
+			lv := img.view(sel.hi, &mip)
 			v, addrs = lv.filter(coord, dims, int(st.Addressing), st.Normalized, op.CoordFloat, linear, layer, addrs)
 			if sel.delta > 0 {
-				lv2 := img.level(sel.lo)
+				lv2 := img.view(sel.lo, &mip2)
 				var v2 [4]float64
 				v2, addrs = lv2.filter(coord, dims, int(st.Addressing), st.Normalized, op.CoordFloat, linear, layer, addrs)
 				for c := range v {
@@ -387,7 +412,7 @@ func hImage(w *Warp, x *xinst) {
 			w.Tex.LevelSum += sel.d
 		}
 		for c := 0; c < op.N && c < 4; c++ {
-			w.regs[(int(op.Dst)+c)*W+int(l)] = floatToTag(op.ResultTag, v[c])
+			w.regs[(int(op.Dst)+c)*W+int(l)] = tag.fromFloat(v[c])
 		}
 	}
 	w.texAddrs = addrs
@@ -400,6 +425,24 @@ func hImage(w *Warp, x *xinst) {
 			w.Trace.recordAddrs(w.pc(in), ir.SpaceGlobal, kind, w.d.Images[h].TexelBytes(), addrs)
 		}
 	}
+}
+
+// readAt is lane l's image read at integer coordinates without a sampler:
+// the texel they clamp to (as sampleNearest finds it with clamp-to-edge
+// addressing; a missing coordinate is 0), converted to the result's type.
+// It appends the texel's address to addrs.
+func (w *Warp) readAt(op *ir.ImageOp, img *Image, l int, tag valueTag, addrs []uint64) []uint64 {
+	W := w.width
+	var ic [3]int
+	for k := 0; k < imageDims(img) && k < op.CoordN; k++ {
+		c := int(int32(uint32(w.regs[(int(op.Coord)+k)*W+l])))
+		ic[k] = min(max(c, 0), img.size(k)-1)
+	}
+	v := img.texel(ic[0], ic[1], ic[2])
+	for c := 0; c < op.N && c < 4; c++ {
+		w.regs[(int(op.Dst)+c)*W+l] = tag.fromFloat(v[c])
+	}
+	return append(addrs, img.addr(ic[0], ic[1], ic[2]))
 }
 
 // filter samples one level with the nearest or the linear filter.
@@ -536,19 +579,54 @@ func tagToFloat(tag string, x uint64) float64 {
 	return float64(x)
 }
 
-func floatToTag(tag string, v float64) uint64 {
+func floatToTag(tag string, v float64) uint64 { return tagOf(tag).fromFloat(v) }
+
+// valueTag is a value type tag ("F32", "U16" ...) resolved once, so that
+// a loop over lanes switches on a number rather than compares strings.
+type valueTag uint8
+
+const (
+	tagOther valueTag = iota // 64-bit integers
+	tagF32
+	tagF16
+	tagF64
+	tag32
+	tag16
+	tag8
+)
+
+func tagOf(tag string) valueTag {
 	switch tag {
 	case "F32":
-		return uint64(math.Float32bits(float32(v)))
+		return tagF32
 	case "F16":
-		return uint64(f64to16(v))
+		return tagF16
 	case "F64":
-		return math.Float64bits(v)
+		return tagF64
 	case "S32", "U32":
-		return uint64(uint32(int64(v)))
+		return tag32
 	case "S16", "U16":
-		return uint64(uint16(int64(v)))
+		return tag16
 	case "S8", "U8":
+		return tag8
+	}
+	return tagOther
+}
+
+// fromFloat is a value of the tag's type as a slot holds it.
+func (t valueTag) fromFloat(v float64) uint64 {
+	switch t {
+	case tagF32:
+		return uint64(math.Float32bits(float32(v)))
+	case tagF16:
+		return uint64(f64to16(v))
+	case tagF64:
+		return math.Float64bits(v)
+	case tag32:
+		return uint64(uint32(int64(v)))
+	case tag16:
+		return uint64(uint16(int64(v)))
+	case tag8:
 		return uint64(uint8(int64(v)))
 	}
 	return uint64(int64(v))

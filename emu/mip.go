@@ -89,6 +89,16 @@ func (img *Image) level(i int) Image {
 	return v
 }
 
+// view is level i of img to read from: img itself for level 0, else the
+// level's view written into buf (no copy of the image for the common case).
+func (img *Image) view(i int, buf *Image) *Image {
+	if i <= 0 || i > len(img.Mips) {
+		return img
+	}
+	*buf = img.level(i)
+	return buf
+}
+
 // Check reports an image whose description does not fit its buffer or
 // whose mip levels are malformed, so that sampling it cannot go out of
 // range. Dispatch.Init checks the images it is given.

@@ -26,68 +26,6 @@ func b2u(b bool) uint64 {
 	return 0
 }
 
-// h2f widens an IEEE binary16 value to float32 (exactly).
-func h2f(h uint16) float32 {
-	sign := uint32(h>>15) << 31
-	exp := int(h>>10) & 0x1f
-	man := uint32(h & 0x3ff)
-	switch {
-	case exp == 0x1f: // inf or NaN
-		return math.Float32frombits(sign | 0x7f800000 | man<<13)
-	case exp != 0:
-		return math.Float32frombits(sign | uint32(exp-15+127)<<23 | man<<13)
-	case man == 0:
-		return math.Float32frombits(sign)
-	}
-	// Subnormal: value = man * 2^-24.
-	f := float32(man) * (1.0 / (1 << 24))
-	if sign != 0 {
-		return -f
-	}
-	return f
-}
-
-// f2h rounds a float32 to binary16, to nearest even.
-func f2h(f float32) uint16 { return f64to16(float64(f)) }
-
-// f64to16 rounds a float64 to binary16, to nearest even (one rounding).
-func f64to16(x float64) uint16 {
-	b := math.Float64bits(x)
-	sign := uint16(b>>63) << 15
-	if x != x {
-		return sign | 0x7e00
-	}
-	a := math.Abs(x)
-	if a >= 65520 { // rounds to infinity
-		return sign | 0x7c00
-	}
-	if a <= 0x1p-25 { // at most half the smallest subnormal: ties go to even, zero
-		return sign
-	}
-	// Scale so that the binary16 mantissa's last bit is worth 1, then round.
-	exp := math.Ilogb(a)
-	if exp < -14 {
-		exp = -14 // subnormal range: fixed scale
-	}
-	q := math.RoundToEven(math.Ldexp(a, 10-exp)) // in [1024, 2048] for normals
-	if q >= 2048 {
-		q /= 2
-		exp++
-	}
-	m := uint16(q)
-	if m < 1024 { // subnormal
-		return sign | m
-	}
-	if exp > 15 {
-		return sign | 0x7c00
-	}
-	return sign | uint16(exp+15)<<10 | (m & 0x3ff)
-}
-
-func f64toF32For16(x float64) float32 { return h2f(f64to16(x)) }
-
-func int2f16[T intT](a T) float32 { return h2f(f64to16(float64(a))) }
-
 // f2int converts toward zero with saturation to a bits-wide integer (NaN
 // gives 0) and returns its two's complement bits.
 func f2int(x float64, nbits int, signed bool) uint64 {
@@ -317,9 +255,6 @@ func fma32Tie(s float64) bool {
 func fma32At(as, bs, cs [][2]float32, i int) float32 {
 	return float32(fmaOdd(as[i][lo32], bs[i][lo32], cs[i][lo32]))
 }
-
-// fma16 is OpenCL fma for half: a*b+c with one rounding.
-func fma16(a, b, c float32) float32 { return h2f(f64to16(fmaOdd(a, b, c))) }
 
 func fabs[T floatT](a T) T   { return T(math.Abs(float64(a))) }
 func fsqrt[T floatT](a T) T  { return T(math.Sqrt(float64(a))) }

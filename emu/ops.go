@@ -45,6 +45,10 @@ func init() {
 			handlers[ir.StoreOp(sp, size)] = hStore(sp, size)
 		}
 	}
+	for _, sp := range []ir.Space{ir.SpaceLocal, ir.SpacePrivate} {
+		handlers[ir.LoadOp(sp, 4)] = hLoadWord(sp)
+		handlers[ir.StoreOp(sp, 4)] = hStoreWord(sp)
+	}
 	for op := range handlers {
 		if handlers[op] == nil {
 			o := ir.Op(op)

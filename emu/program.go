@@ -3,6 +3,7 @@ package emu
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/pocketgpu/pocketgpu/ir"
 	"github.com/pocketgpu/pocketgpu/spirv"
@@ -16,6 +17,11 @@ type Program struct {
 	// independentGroups: its work-groups cannot observe each other's
 	// order, so a functional run may run them in parallel (parallel.go).
 	independentGroups bool
+
+	// decoded holds the code decoded for each warp width a dispatch has
+	// used (decodedFor), so that repeated launches decode it once.
+	decodedMu sync.Mutex
+	decoded   map[int]*decodedCode
 }
 
 // Load is the load chain every kernel and shader goes through: decode the

@@ -3,7 +3,6 @@ package probe
 import (
 	"errors"
 	"fmt"
-	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -69,7 +68,13 @@ func cpuCaches(t *testing.T) (l1d, l2 int, from string) {
 }
 
 // TestPoCLCaches probes this machine's CPU through PoCL and finds its L1
-// data cache and L2 within 10% of what the system reports. One work-item
+// data cache within 10% of what the system reports, and its L2 between 30%
+// under and 10% over. The L2 is physically indexed: the chase's 4 KiB pages
+// land on random frames, so the sets of the most crowded page colour
+// overflow before the whole cache is full, and the knee comes early by an
+// amount that changes with each try's frames (on this project's VM, 794 to
+// 882 KiB of 1 MiB in one CI run, all three tries). The L1d is indexed
+// within a page and has no such spread. One work-item
 // chases (global size 1), so one core's caches are measured.
 func TestPoCLCaches(t *testing.T) {
 	if testing.Short() {
@@ -89,7 +94,7 @@ func TestPoCLCaches(t *testing.T) {
 	}
 	// A neighbour on the same core takes cache from the chase and only
 	// ever makes a level look smaller, so on a shared machine a probe is
-	// tried up to three times; each try must find both levels within 10%.
+	// tried up to three times; one try must find both levels in bounds.
 	var failures []string
 	for try := 1; try <= 3; try++ {
 		failures = probeCPUCaches(t, b, l1d, l2, from)
@@ -102,7 +107,7 @@ func TestPoCLCaches(t *testing.T) {
 }
 
 // probeCPUCaches probes the CPU's caches once and says how the first two
-// levels miss the system's sizes (nothing when both are within 10%).
+// levels miss the system's sizes (nothing when both are in bounds).
 func probeCPUCaches(t *testing.T, b Backend, l1d, l2 int, from string) []string {
 	t.Helper()
 	o := DeviceOptions()
@@ -127,10 +132,12 @@ func probeCPUCaches(t *testing.T, b Backend, l1d, l2 int, from string) []string 
 	for _, c := range []struct {
 		name      string
 		got, want int
-	}{{"L1d", lv[0].SizeBytes, l1d}, {"L2", lv[1].SizeBytes, l2}} {
-		t.Logf("%s: probed %d bytes, %s says %d (%+.1f%%)", c.name, c.got, from, c.want, 100*float64(c.got-c.want)/float64(c.want))
-		if math.Abs(float64(c.got-c.want)) > 0.1*float64(c.want) {
-			failures = append(failures, fmt.Sprintf("%s: probed %d bytes, %s says %d", c.name, c.got, from, c.want))
+		under     float64 // how far under the size the knee may come
+	}{{"L1d", lv[0].SizeBytes, l1d, 0.1}, {"L2", lv[1].SizeBytes, l2, 0.3}} {
+		off := float64(c.got-c.want) / float64(c.want)
+		t.Logf("%s: probed %d bytes, %s says %d (%+.1f%%)", c.name, c.got, from, c.want, 100*off)
+		if off > 0.1 || off < -c.under {
+			failures = append(failures, fmt.Sprintf("%s: probed %d bytes, %s says %d (%+.1f%%, bounds -%.0f%% to +10%%)", c.name, c.got, from, c.want, 100*off, 100*c.under))
 		}
 	}
 	return failures

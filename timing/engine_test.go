@@ -120,8 +120,8 @@ func TestTraceAddsUp(t *testing.T) {
 			tr := trace.New("gpu", 200)
 			e, r := run(tr)
 			name := gpu + " " + j.low.IR.Entry
-			if !e.Tracing() || !sameCounters(plain.Counters, r.Counters) {
-				t.Errorf("%s: tracing %v; counters the same: %v", name, e.Tracing(), sameCounters(plain.Counters, r.Counters))
+			if !e.Tracing() || !plain.Counters.Equal(r.Counters) {
+				t.Errorf("%s: tracing %v; counters the same: %v", name, e.Tracing(), plain.Counters.Equal(r.Counters))
 			}
 			e.TraceSlice([]string{"Jobs", "compute"}, 0, r.Cycles, "job")
 			var b bytes.Buffer

@@ -4,7 +4,6 @@ import (
 	"math"
 	"testing"
 
-	"github.com/pocketgpu/pocketgpu/counters"
 	"github.com/pocketgpu/pocketgpu/timing"
 	"github.com/pocketgpu/pocketgpu/timing/mem"
 )
@@ -40,7 +39,7 @@ func TestProfileAddsUp(t *testing.T) {
 				t.Errorf("%s: profiles without EnableProfile", gpu)
 			}
 			name := gpu + " " + j.low.IR.Entry
-			if !sameCounters(plain.Counters, r.Counters) {
+			if !plain.Counters.Equal(r.Counters) {
 				t.Errorf("%s: profiling changed the counters", name)
 			}
 			if len(profs) != 1 {
@@ -94,16 +93,4 @@ func near(t *testing.T, what string, got, want float64) {
 	if math.Abs(got-want) > 1e-6*math.Max(1, math.Abs(want)) {
 		t.Errorf("%s: charged %v, counted %v", what, got, want)
 	}
-}
-
-func sameCounters(a, b counters.Set) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i].Name != b[i].Name || a[i].Value != b[i].Value {
-			return false
-		}
-	}
-	return true
 }

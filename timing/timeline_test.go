@@ -36,7 +36,7 @@ func TestTimelineAddsUp(t *testing.T) {
 			if none != nil {
 				t.Errorf("%s: a timeline without EnableTimeline", name)
 			}
-			if !sameCounters(plain.Counters, r.Counters) {
+			if !plain.Counters.Equal(r.Counters) {
 				t.Errorf("%s: sampling changed the counters", name)
 			}
 			n := len(tl.Samples)

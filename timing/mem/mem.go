@@ -67,6 +67,8 @@ type Hierarchy struct {
 	remap   []uint64   // scratch: addresses moved into a private region
 	lastTLB uint64     // last page translated (+1), to skip repeat lookups within a request
 	warm    *warmState // while functional warming (warm.go), what to give back
+	// stateWords is State's scratch.
+	stateWords []uint64
 }
 
 // params are the figures of the arch description in the units the model

@@ -135,7 +135,8 @@ func table() []op {
 	// handlers (the builder maps OpenCL.std and GLSL.std.450 calls to them).
 	tern := func(name string, ts []typ, expr string) { t = append(t, op{Name: name, Arity: 3, In: ts, Expr: expr}) }
 	f32 := []typ{tF32}
-	tern("Mad", floats, "mad(a, b, c)")
+	tern("Mad", []typ{tF16}, "fma16(a, b, c)") // fused, as the hardware's half mad is
+	tern("Mad", []typ{tF32, tF64}, "mad(a, b, c)")
 	tern("Fma", f32, "fma32(a, b, c)")
 	tern("Fma", []typ{tF16}, "fma16(a, b, c)")
 	tern("Fma", []typ{tF64}, "math.FMA(a, b, c)")
@@ -191,6 +192,26 @@ var laneBodies = map[string]string{
 			r = fma32At(as, bs, cs, i)
 		}`,
 }
+
+// laneStores replace the expression and the store of an operation on one
+// type with statements that store d[i] themselves. A half fma rounds the
+// float32 sum of the exact product to half unless that sum lies where
+// rounding twice may differ from once or is below the normal range
+// (fma16Tie); those lanes round the float64 sum (fma16). Through float32
+// alone, mad(0x3c02, 0x3bff, 0x000f) gave 0x3c02, where a fused and an
+// unfused mad both give 0x3c01. The exact path is written in the loop, not
+// called: a call made the loop keep its values on the stack.
+var laneStores = map[string]string{
+	"MadF16": fma16Lane,
+	"FmaF16": fma16Lane,
+}
+
+const fma16Lane = `s := math.Float32bits(a*b + c)
+		r := f2hNormal(s)
+		if fma16Tie(s) {
+			r = f64to16(float64(a)*float64(b) + float64(c))
+		}
+		d[i] = uint64(r)`
 
 // shifts take the shift amount as a raw slot word (its width may differ).
 var shifts = []struct {
@@ -296,7 +317,8 @@ func sources() (irSrc, emuSrc []byte) {
 			if o.Out != nil {
 				out = *o.Out
 			}
-			add(o.Name+t.Tag, loopBody(o.Arity, t, out, o.Expr, laneBodies[o.Name+t.Tag]))
+			name := o.Name + t.Tag
+			add(name, lanesLoop(operands(o.Arity, t), out, o.Expr, laneBodies[name], laneStores[name]))
 		}
 	}
 	for _, s := range shifts {
@@ -307,10 +329,10 @@ func sources() (irSrc, emuSrc []byte) {
 	}
 	for _, t := range bitcounts {
 		u := tU64
-		add("BitCount"+t.Tag, loopBody(1, t, u, "uint64(bitsOnes(a))", ""))
+		add("BitCount"+t.Tag, lanesLoop(operands(1, t), u, "uint64(bitsOnes(a))", "", ""))
 	}
 	for _, c := range conversions() {
-		add("Cvt"+c[0].Tag+c[1].Tag, loopBody(1, c[0], c[1], cvtExpr(c[0], c[1]), ""))
+		add("Cvt"+c[0].Tag+c[1].Tag, lanesLoop(operands(1, c[0]), c[1], cvtExpr(c[0], c[1]), "", ""))
 	}
 
 	var ir bytes.Buffer
@@ -348,27 +370,28 @@ func sources() (irSrc, emuSrc []byte) {
 // from the slices <name>s of the warp's view with load (%s: the element).
 type operand struct{ name, view, load string }
 
-// loopBody writes a handler that applies expr to every active lane of every
-// component of its operands a, b, c of type in, giving a result of type out
-// (or runs stmts, which set r, when given).
-func loopBody(arity int, in, out typ, expr, stmts string) string {
+// operands are a handler's arity operands a, b, c of type in.
+func operands(arity int, in typ) []operand {
 	var ops []operand
 	for _, n := range []string{"a", "b", "c"}[:arity] {
 		ops = append(ops, operand{n, in.View, in.Load})
 	}
-	return lanesLoop(ops, out, expr, stmts)
+	return ops
 }
 
-// shiftBody is loopBody for a shift: its amount y is the raw slot word.
+// shiftBody is the handler of a shift: its amount y is the raw slot word.
 func shiftBody(t typ, expr string) string {
-	return lanesLoop([]operand{{"a", t.View, t.Load}, {"y", "regs", "%s"}}, t, expr, "")
+	return lanesLoop([]operand{{"a", t.View, t.Load}, {"y", "regs", "%s"}}, t, expr, "", "")
 }
 
 // lanesLoop writes a handler's body: a flat loop when the whole warp is
-// active, else one over the active lanes. Operand k's elements start at
-// the decoded instruction's offset for Src[k] (x.a, x.b, x.c), the
-// result's at x.d, x.n elements each.
-func lanesLoop(ops []operand, out typ, expr, stmts string) string {
+// active, else one over the active lanes, applying expr to every active
+// lane of every component of the operands and storing it as type out (or
+// running stmts, which set r, before the store; or store, which stores
+// d[i] itself). Operand k's elements start at the decoded instruction's
+// offset for Src[k] (x.a, x.b, x.c), the result's at x.d, x.n elements
+// each.
+func lanesLoop(ops []operand, out typ, expr, stmts, store string) string {
 	if stmts != "" {
 		expr = "r"
 	}
@@ -383,6 +406,10 @@ func lanesLoop(ops []operand, out typ, expr, stmts string) string {
 		}
 		if stmts != "" {
 			fmt.Fprintf(&b, "%s%s\n", indent, stmts)
+		}
+		if store != "" {
+			fmt.Fprintf(&b, "%s%s\n", indent, store)
+			return
 		}
 		fmt.Fprintf(&b, "%s%s\n", indent, fmt.Sprintf(out.Store, "d[i]", "("+expr+")"))
 	}
