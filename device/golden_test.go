@@ -62,14 +62,9 @@ func TestTimingGolden(t *testing.T) {
 // goldenRun times one corpus case on g on a fresh device and formats its
 // cycles and counters (or the error the launch gave).
 func goldenRun(t *testing.T, g *arch.GPU, c corpus.Case) string {
-	dev := Open(g)
-	k, nd, b, err := loadCorpusCase(t, dev, c)
+	r, err := corpusTimed(t, g, c, Options{})
 	if err != nil {
 		return err.Error()
-	}
-	r, err := dev.Time(k, nd, b.Args, Options{})
-	if err != nil {
-		return "time: " + err.Error()
 	}
 	var s strings.Builder
 	fmt.Fprintf(&s, "cycles=%v", r.Timing.Cycles)
