@@ -26,14 +26,9 @@ type threadRun struct {
 	counters []counters.Set
 }
 
-// runThreads dispatches k on fresh buffers made from specs with the given
-// host threads.
-func runThreads(t *testing.T, g *arch.GPU, spv []byte, entry string, specs []string, nd NDRange, threads int) threadRun {
-	return launchThreads(t, g, spv, entry, specs, nd, threads, false)
-}
-
-// launchThreads is runThreads, or with timed a timed run in full detail,
-// whose cycles and counters (GPU-wide, then per core) it also returns.
+// launchThreads dispatches k on fresh buffers made from specs with the
+// given host threads, or with timed times it in full detail and also
+// returns its cycles and counters (GPU-wide, then per core).
 func launchThreads(t *testing.T, g *arch.GPU, spv []byte, entry string, specs []string, nd NDRange, threads int, timed bool) threadRun {
 	t.Helper()
 	dev := Open(g)
@@ -124,35 +119,47 @@ func TestThreadsSameAnswers(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, c := range corpus.Cases() {
-			t.Run(gpu+"/"+c.Name, func(t *testing.T) {
-				if c.SPIRV == nil {
-					t.Skip("no prebuilt SPIR-V")
-				}
-				var nd NDRange
-				nd.Dims = len(c.Global)
-				copy(nd.Global[:], c.Global)
-				copy(nd.Local[:], c.Local)
-				sameRuns(t, func(n int) threadRun { return runThreads(t, g, c.SPIRV, c.Entry, c.Args, nd, n) })
-			})
-		}
-		t.Run(gpu+"/printf", func(t *testing.T) {
-			spv, err := os.ReadFile("testdata/kernels/chatter.spv")
-			if err != nil {
-				t.Fatal(err)
+		corpusSameRuns(t, g, false)
+		printfSameRuns(t, g, 24, false)
+	}
+}
+
+// corpusSameRuns runs every corpus kernel on g with 1, 2 and 3 host
+// threads (timed in full detail, or functionally) and compares the runs.
+func corpusSameRuns(t *testing.T, g *arch.GPU, timed bool) {
+	for _, c := range corpus.Cases() {
+		t.Run(g.ID+"/"+c.Name, func(t *testing.T) {
+			if c.SPIRV == nil {
+				t.Skip("no prebuilt SPIR-V")
 			}
-			const groups = 24
-			nd := NDRange{Dims: 1, Global: [3]int{groups * 32, 1, 1}, Local: [3]int{32, 1, 1}}
-			specs := []string{fmt.Sprintf("buf:u32:%d=iota", groups), fmt.Sprintf("buf:u32:%d", groups*32)}
-			sameRuns(t, func(n int) threadRun {
-				r := runThreads(t, g, spv, "chatter", specs, nd, n)
-				if lines := strings.Count(r.out, "\n"); lines != groups*5 {
-					t.Fatalf("%d threads printed %d lines, want %d", n, lines, groups*5)
-				}
-				return r
-			})
+			var nd NDRange
+			nd.Dims = len(c.Global)
+			copy(nd.Global[:], c.Global)
+			copy(nd.Local[:], c.Local)
+			sameRuns(t, func(n int) threadRun { return launchThreads(t, g, c.SPIRV, c.Entry, c.Args, nd, n, timed) })
 		})
 	}
+}
+
+// printfSameRuns runs a kernel whose work-items print five lines each,
+// groups work-groups of 32, with 1, 2 and 3 host threads: every line must
+// come out, in the same order.
+func printfSameRuns(t *testing.T, g *arch.GPU, groups int, timed bool) {
+	t.Run(g.ID+"/printf", func(t *testing.T) {
+		spv, err := os.ReadFile("testdata/kernels/chatter.spv")
+		if err != nil {
+			t.Fatal(err)
+		}
+		nd := NDRange{Dims: 1, Global: [3]int{groups * 32, 1, 1}, Local: [3]int{32, 1, 1}}
+		specs := []string{fmt.Sprintf("buf:u32:%d=iota", groups), fmt.Sprintf("buf:u32:%d", groups*32)}
+		sameRuns(t, func(n int) threadRun {
+			r := launchThreads(t, g, spv, "chatter", specs, nd, n, timed)
+			if lines := strings.Count(r.out, "\n"); lines != groups*5 {
+				t.Fatalf("%d threads printed %d lines, want %d", n, lines, groups*5)
+			}
+			return r
+		})
+	})
 }
 
 // TestTimedThreadsSameAnswers times the same launches in full detail with
@@ -166,18 +173,7 @@ func TestTimedThreadsSameAnswers(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, c := range corpus.Cases() {
-			t.Run(gpu+"/"+c.Name, func(t *testing.T) {
-				if c.SPIRV == nil {
-					t.Skip("no prebuilt SPIR-V")
-				}
-				var nd NDRange
-				nd.Dims = len(c.Global)
-				copy(nd.Global[:], c.Global)
-				copy(nd.Local[:], c.Local)
-				sameRuns(t, func(n int) threadRun { return launchThreads(t, g, c.SPIRV, c.Entry, c.Args, nd, n, true) })
-			})
-		}
+		corpusSameRuns(t, g, true)
 		// Launches of several waves, most of whose work-groups run ahead.
 		for _, c := range []struct {
 			file          string
@@ -196,21 +192,6 @@ func TestTimedThreadsSameAnswers(t *testing.T) {
 				sameRuns(t, func(n int) threadRun { return launchThreads(t, g, spv, "", c.args, nd, n, true) })
 			})
 		}
-		t.Run(gpu+"/printf", func(t *testing.T) {
-			spv, err := os.ReadFile("testdata/kernels/chatter.spv")
-			if err != nil {
-				t.Fatal(err)
-			}
-			const groups = 200 // several waves: most run ahead
-			nd := NDRange{Dims: 1, Global: [3]int{groups * 32, 1, 1}, Local: [3]int{32, 1, 1}}
-			specs := []string{fmt.Sprintf("buf:u32:%d=iota", groups), fmt.Sprintf("buf:u32:%d", groups*32)}
-			sameRuns(t, func(n int) threadRun {
-				r := launchThreads(t, g, spv, "chatter", specs, nd, n, true)
-				if lines := strings.Count(r.out, "\n"); lines != groups*5 {
-					t.Fatalf("%d threads printed %d lines, want %d", n, lines, groups*5)
-				}
-				return r
-			})
-		})
+		printfSameRuns(t, g, 200, true) // several waves: most run ahead
 	}
 }

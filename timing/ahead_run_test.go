@@ -29,20 +29,7 @@ type aheadRun struct {
 // three tasks ahead at most.
 func runAhead(t *testing.T, j *job, mode string, sampled bool) aheadRun {
 	t.Helper()
-	d := j.dispatch(t)
-	d.Threads = 2
-	e, err := timing.New(timing.Config{GPU: j.g, Dispatch: d, Program: j.low, Occupancy: j.occ, Memory: mem.New(j.g)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	switch mode {
-	case "live":
-		e.DisableAhead()
-	case "handover":
-		if err := e.LimitAhead(2<<10, 3); err != nil {
-			t.Fatal(err)
-		}
-	}
+	e, d := aheadEngine(t, j, mode)
 	if sampled {
 		e.EnableSampling()
 	}
@@ -168,21 +155,8 @@ func TestAheadFaultsAsLive(t *testing.T) {
 		})
 		var want string
 		for _, mode := range []string{"live", "ahead", "handover"} {
-			d := j.dispatch(t)
-			d.Threads = 2
-			e, err := timing.New(timing.Config{GPU: j.g, Dispatch: d, Program: j.low, Occupancy: j.occ, Memory: mem.New(j.g)})
-			if err != nil {
-				t.Fatal(err)
-			}
-			switch mode {
-			case "live":
-				e.DisableAhead()
-			case "handover":
-				if err := e.LimitAhead(2<<10, 3); err != nil {
-					t.Fatal(err)
-				}
-			}
-			_, err = e.Run()
+			e, _ := aheadEngine(t, j, mode)
+			_, err := e.Run()
 			var f *emu.Fault
 			if !errors.As(err, &f) {
 				t.Fatalf("%s %s: %v, want a fault", gpu, mode, err)
@@ -194,4 +168,26 @@ func TestAheadFaultsAsLive(t *testing.T) {
 			}
 		}
 	}
+}
+
+// aheadEngine makes the job's engine on two host threads in the given
+// mode: live, ahead, or handover (every task handed over live after 2 KiB
+// of records, three tasks ahead at most).
+func aheadEngine(t *testing.T, j *job, mode string) (*timing.Engine, *emu.Dispatch) {
+	t.Helper()
+	d := j.dispatch(t)
+	d.Threads = 2
+	e, err := timing.New(timing.Config{GPU: j.g, Dispatch: d, Program: j.low, Occupancy: j.occ, Memory: mem.New(j.g)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	switch mode {
+	case "live":
+		e.DisableAhead()
+	case "handover":
+		if err := e.LimitAhead(2<<10, 3); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return e, d
 }
