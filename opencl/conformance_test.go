@@ -9,7 +9,8 @@ import (
 	"testing"
 )
 
-// The conformance-style host programs (testdata/host: prog_*, kernel_*,
+// The conformance-style host programs (testdata/host: prog_*, kernel_*
+// (kernel_printf: a kernel's printf output among the program's lines),
 // event_*, ctx_*, and a C++ one through the Khronos bindings) run on PoCL
 // and on pocketgpu; they print only what the specification defines, so
 // the outputs must be equal, and neither may print a FAIL line.
@@ -21,7 +22,7 @@ func TestProgKernelEventCtxHostPrograms(t *testing.T) {
 		t.Log("PoCL not installed (pocl-opencl-icd): outputs checked for FAIL lines only")
 		pocl = ""
 	}
-	progs := []string{"prog_build.c", "prog_link.c", "kernel_args.c", "event_user.c", "event_mem.c", "ctx_queue.c", "cpp_pipeline.cpp"}
+	progs := []string{"prog_build.c", "prog_link.c", "kernel_args.c", "event_user.c", "event_mem.c", "ctx_queue.c", "kernel_printf.c", "cpp_pipeline.cpp"}
 	for _, name := range progs {
 		t.Run(strings.TrimSuffix(strings.TrimSuffix(name, ".c"), ".cpp"), func(t *testing.T) {
 			bin := compileHost(t, name)
@@ -35,6 +36,9 @@ func TestProgKernelEventCtxHostPrograms(t *testing.T) {
 			}
 			if want != "" && got != want {
 				t.Errorf("pocketgpu's output differs from PoCL's:\n%s\nPoCL:\n%s\nstderr:\n%s", got, want, stderr)
+			}
+			if name == "kernel_printf.c" && !strings.Contains(got, "between them\nwork-item 0 of 4\nwork-item 1 of 4\nwork-item 2 of 4\nwork-item 3 of 4\nafter them\n") {
+				t.Errorf("the kernels' printf lines are not in their place:\n%s", got)
 			}
 			if name == "ctx_queue.c" && !strings.Contains(stderr, "pfn_notify called: 1") {
 				t.Errorf("errors did not reach the context's pfn_notify:\n%s", stderr)

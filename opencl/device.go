@@ -8,6 +8,7 @@ package opencl
 
 import (
 	"fmt"
+	"io"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -24,7 +25,12 @@ type Platform struct {
 	Recorder func(CommandRecord)
 	// Clock, if set, is the host program's virtual clock (exec
 	// --virtual-clock).
-	Clock    *VirtualClock
+	Clock *VirtualClock
+	// Printf, if set, gets the kernels' printf output, each kernel's in one
+	// write when it ends, as a driver flushes its printf buffer at kernel
+	// completion (the ICD writes it to the C library's stdout, so that it
+	// keeps its place among the program's own prints). Nil discards it.
+	Printf   io.Writer
 	trace    *platformTrace // EnableTrace (trace.go)
 	seq      atomic.Uint64
 	recordMu sync.Mutex

@@ -1,6 +1,7 @@
 package opencl
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"sort"
@@ -174,6 +175,18 @@ func (q *Queue) NDRange(k *Kernel, dims int, global, local, offset []int) (*Even
 	}
 	return q.run(CommandNDRangeKernel, func(sim *simDevice, rec *CommandRecord) (float64, error) {
 		rec.Kernel, rec.Global, rec.Local, rec.Offset = k.Name, global, local, offset
+		// The device is ours under its clock lock (Queue.execute): its
+		// printf output goes to this kernel's buffer, flushed at its end.
+		var printed bytes.Buffer
+		if out := q.Ctx.platform.Printf; out != nil {
+			sim.dev.Printf = &printed
+			defer func() {
+				sim.dev.Printf = nil
+				if printed.Len() > 0 {
+					out.Write(printed.Bytes())
+				}
+			}()
+		}
 		bufs := uniqueBuffers(args)
 		for _, b := range bufs {
 			b.mu.Lock()

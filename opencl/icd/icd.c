@@ -60,6 +60,10 @@ cl_platform_id pg_platform(void) { return &platform; }
 
 cl_device_id pg_device(int i) { return setup() > i && i >= 0 ? &devices[i] : NULL; }
 
+void pg_stdout_write(const char *p, size_t n) {
+	fwrite(p, 1, n, stdout);
+}
+
 int pg_device_index(cl_device_id d) {
 	if (setup() <= 0 || d < devices || d >= devices + ndevices) {
 		return -1;

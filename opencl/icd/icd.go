@@ -84,6 +84,7 @@ func pgInit() C.int {
 			fmt.Fprintf(os.Stderr, "pocketgpu: POCKETGPU_GPUS=%q: %v\n", spec, err)
 			return
 		}
+		p.Printf = cStdout{}
 		if err := observe(p); err != nil {
 			fmt.Fprintf(os.Stderr, "pocketgpu: %v\n", err)
 			return
@@ -228,3 +229,13 @@ func pgTraceExit() {
 // stopProfile ends POCKETGPU_CPUPROFILE's profile of the ICD's host time
 // (internal/hostprof) when the program exits.
 var stopProfile = func() {}
+
+// cStdout writes to the C library's stdout (kernels' printf output).
+type cStdout struct{}
+
+func (cStdout) Write(b []byte) (int, error) {
+	if len(b) > 0 {
+		C.pg_stdout_write((*C.char)(unsafe.Pointer(&b[0])), C.size_t(len(b)))
+	}
+	return len(b), nil
+}

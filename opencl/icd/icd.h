@@ -43,6 +43,9 @@ cl_platform_id pg_platform(void);
 // if the shim is not loaded. pg_clock_publish stores a new offset.
 int pg_clock_attach(void);
 void pg_clock_publish(long long offset_ns);
+// pg_stdout_write writes kernels' printf output through the C library's
+// stdout, so that it keeps its order with the program's own prints.
+void pg_stdout_write(const char *p, size_t n);
 
 // pg_unsupported reports a call pocketgpu does not implement (stderr).
 void pg_unsupported(const char *name);
