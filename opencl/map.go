@@ -81,12 +81,11 @@ func (q *Queue) mapRect(cmd uint32, b *Buffer, count *atomic.Int32, flags uint64
 		if flags&MapWriteInvalidateRegion != 0 {
 			return 0, nil // the contents need not reach the host
 		}
-		rec.Bytes = n
 		defer lockRoots(b)()
 		if !m.ZeroCopy {
 			copyRect(m.Mem, Rect{Row: m.Row, Slice: m.Slice}, b.bytesNow(), at, region)
 		}
-		return q.copyNS(sim, rec, n, false), nil
+		return q.mapNS(sim, rec, b, false), nil
 	})
 	if err != nil {
 		return nil, nil, err
@@ -109,8 +108,6 @@ func (q *Queue) Unmap(m *Mapping) (*Event, error) {
 		if m.Flags&mapWrites == 0 {
 			return 0, nil
 		}
-		n := m.region[0] * m.region[1] * m.region[2]
-		rec.Bytes = n
 		defer lockRoots(m.buf)()
 		if m.ZeroCopy {
 			// The host wrote the object's own memory; the device copies
@@ -119,6 +116,20 @@ func (q *Queue) Unmap(m *Mapping) (*Event, error) {
 		} else {
 			copyRect(m.buf.bytesOn(sim), m.at, m.Mem, Rect{Row: m.Row, Slice: m.Slice}, m.region)
 		}
-		return q.copyNS(sim, rec, n, true), nil
+		return q.mapNS(sim, rec, m.buf, true), nil
 	})
+}
+
+// mapNS is the simulated time of a map (toGPU false) or unmap of part of
+// b. A GPU that shares memory with the host (host_copy.zero_copy: Adreno,
+// seed 000) maps the buffer's own pages, so the command moves nothing.
+// Otherwise the driver copies the whole buffer, whatever part is mapped:
+// seed 000 found the Mali-G52's coarse-grained sharing to copy entire
+// buffers under map and unmap.
+func (q *Queue) mapNS(sim *simDevice, rec *CommandRecord, b *Buffer, toGPU bool) float64 {
+	if q.Device.GPU.HostCopy.ZeroCopy {
+		return 0
+	}
+	rec.Bytes = b.root().Size
+	return q.copyNS(sim, rec, rec.Bytes, toGPU)
 }

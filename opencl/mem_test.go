@@ -195,7 +195,8 @@ func TestMemUseHostPtrAndMaps(t *testing.T) {
 	for _, r := range *recs {
 		names = append(names, fmt.Sprintf("%s:%d", r.Command, r.Bytes))
 	}
-	want := "fill:8 fill:256 copy:4 map:32 unmap:32 map:0 unmap:8 read:16"
+	// The G52 is not zero-copy: a map and an unmap move the whole buffer.
+	want := "fill:8 fill:256 copy:4 map:256 unmap:256 map:0 unmap:256 read:16"
 	if strings.Join(names, " ") != want {
 		t.Errorf("records %v, want %s", names, want)
 	}
@@ -222,5 +223,50 @@ func TestMemRects(t *testing.T) {
 	wantStatus(t, "overlapping rows", err, MemCopyOverlap)
 	if HostExtent(Rect{Origin: [3]int{1, 0, 0}}, [3]int{4, 2, 3}) != 25 {
 		t.Errorf("host extent %d", HostExtent(Rect{Origin: [3]int{1, 0, 0}}, [3]int{4, 2, 3}))
+	}
+}
+
+// TestMapCost: on a zero-copy GPU (the Adreno 640) a map and an unmap take
+// no time and move nothing; on the Mali-G52 a map of 64 bytes of a 1 MiB
+// buffer takes as long as reading the whole buffer back, its unmap as long
+// as writing it (seed 000: its driver copies entire buffers).
+func TestMapCost(t *testing.T) {
+	for _, gpu := range []string{"adreno-640", "mali-g52"} {
+		p, err := NewPlatform([]string{gpu})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var recs []CommandRecord
+		p.Recorder = func(r CommandRecord) { recs = append(recs, r) }
+		ctx, err := p.NewContext(p.Devices)
+		if err != nil {
+			t.Fatal(err)
+		}
+		q, err := ctx.NewQueue(p.Devices[0], QueueProfiling)
+		if err != nil {
+			t.Fatal(err)
+		}
+		const size = 1 << 20
+		b, err := ctx.NewBuffer(0, size, nil)
+		wantStatus(t, "buffer", err, Success)
+		m, _, err := q.MapBuffer(b, MapRead|MapWrite, 4096, 64, func(n int) []byte { return make([]byte, n) })
+		wantStatus(t, "map", err, Success)
+		_, err = q.Unmap(m)
+		wantStatus(t, "unmap", err, Success)
+		q.Read(b, 0, make([]byte, size))
+		q.Write(b, 0, make([]byte, size))
+		if len(recs) != 4 {
+			t.Fatalf("%s: %d records, want 4", gpu, len(recs))
+		}
+		mapRec, unmapRec, read, write := recs[0], recs[1], recs[2], recs[3]
+		if p.Devices[0].GPU.HostCopy.ZeroCopy {
+			if mapRec.TimeNS != 0 || unmapRec.TimeNS != 0 || mapRec.Bytes != 0 || unmapRec.Bytes != 0 {
+				t.Errorf("%s (zero-copy): map %v ns %d B, unmap %v ns %d B; want nothing", gpu, mapRec.TimeNS, mapRec.Bytes, unmapRec.TimeNS, unmapRec.Bytes)
+			}
+			continue
+		}
+		if read.TimeNS <= 0 || mapRec.TimeNS != read.TimeNS || unmapRec.TimeNS != write.TimeNS || mapRec.Bytes != size || unmapRec.Bytes != size {
+			t.Errorf("%s: map %v ns %d B (a whole read: %v ns), unmap %v ns %d B (a whole write: %v ns)", gpu, mapRec.TimeNS, mapRec.Bytes, read.TimeNS, unmapRec.TimeNS, unmapRec.Bytes, write.TimeNS)
+		}
 	}
 }
