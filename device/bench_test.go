@@ -84,7 +84,7 @@ func benchFunctional(b *testing.B, g *arch.GPU, bc functionalBenchCase, threads 
 
 // bindBenchArgs allocates and binds a benchmark's arguments from their
 // specs.
-func bindBenchArgs(b *testing.B, dev *Device, k *Kernel, args []string) []Arg {
+func bindBenchArgs(b testing.TB, dev *Device, k *Kernel, args []string) []Arg {
 	specs := make([]kernel.Arg, len(args))
 	data := make([][]byte, len(args))
 	for i, s := range args {

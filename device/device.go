@@ -134,6 +134,10 @@ type Options struct {
 	// run that finishes gives the same results, cycles and counters
 	// whatever the count (emu.Dispatch.Threads).
 	Threads int
+	// Strict faults a kernel whose work-item reaches local memory outside
+	// its work-group's (a GPU runs on; unset, the access is counted and
+	// Result.Warnings says where).
+	Strict bool
 }
 
 // Progress is how far a run has got.
@@ -175,11 +179,18 @@ type Stats struct {
 	WarpInsts   uint64
 	ThreadInsts uint64
 	Blocks      uint64
+	// LocalOutOfBounds counts work-items' accesses to local memory outside
+	// their work-group's: writes dropped, reads giving zeros (Options.Strict
+	// faults instead).
+	LocalOutOfBounds uint64
 }
 
 // Result is what a dispatch did.
 type Result struct {
-	Stats     Stats
+	Stats Stats
+	// Warnings are what a user should know of the run that did not stop
+	// it: local-memory accesses out of bounds, with the source line.
+	Warnings  []string
 	WarpWidth int
 	Local     [3]int
 	Groups    [3]int
@@ -218,7 +229,8 @@ func (d *Device) Prepare(k *Kernel, nd NDRange, args []Arg, opt Options) (*Plan,
 		}
 	}
 	ed := &emu.Dispatch{Prog: k.prog, Mem: d.gmem, Dims: nd.Dims, Global: nd.Global, Local: nd.Local, Offset: nd.Offset,
-		Printf: d.Printf, MaxWarpInsts: opt.MaxWarpInsts, Window: 4, Threads: opt.Threads, Ctx: opt.Context, Progress: progress}
+		Printf: d.Printf, MaxWarpInsts: opt.MaxWarpInsts, Window: 4, Threads: opt.Threads, Ctx: opt.Context, Progress: progress,
+		Strict: opt.Strict}
 	local := p.LocalBytes
 	for i, a := range args {
 		pv, extra, err := d.bind(i, p.Params[i], a, ed)
@@ -285,8 +297,21 @@ func (d *Device) Dispatch(k *Kernel, nd NDRange, args []Arg, opt Options) (*Resu
 func (pl *Plan) result() *Result {
 	ed := pl.dispatch
 	s := ed.Stats
-	return &Result{Stats: Stats{WorkGroups: s.WorkGroups, Warps: s.Warps, WarpInsts: s.WarpInsts, ThreadInsts: s.ThreadInsts, Blocks: s.Blocks},
+	r := &Result{Stats: Stats{WorkGroups: s.WorkGroups, Warps: s.Warps, WarpInsts: s.WarpInsts, ThreadInsts: s.ThreadInsts, Blocks: s.Blocks,
+		LocalOutOfBounds: s.LocalOutOfBounds},
 		WarpWidth: ed.Width, Local: ed.Local, Groups: ed.Groups(), Occupancy: pl.Occupancy}
+	if n := s.LocalOutOfBounds; n > 0 {
+		at := "an unknown place"
+		if i := int(s.LocalOutOfBoundsSite) - 1; i >= 0 && i < len(ed.Prog.Sites) {
+			at = ed.Prog.Sites[i].String()
+			if ed.Prog.Sites[i].File == "" {
+				at += " (build with -g for its source line)"
+			}
+		}
+		r.Warnings = append(r.Warnings, fmt.Sprintf("kernel %s: %d local-memory accesses outside the work-group's local memory, the first in the program at %s: writes were dropped and reads gave 0 (a GPU runs on; --strict faults instead)",
+			ed.Prog.Entry, n, at))
+	}
+	return r
 }
 
 // Result reports what the plan's dispatch has done so far.

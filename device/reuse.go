@@ -112,7 +112,7 @@ type launchKey hash64
 func keyOf(k *Kernel, ed *emu.Dispatch) launchKey {
 	x := newHasher()
 	x.u64(uint64(k.ident))
-	for _, v := range []int{ed.Dims, ed.Width, ed.Pack} {
+	for _, v := range []int{ed.Dims, ed.Width, ed.Pack, boolInt(ed.Strict)} {
 		x.u64(uint64(v))
 	}
 	for i := range 3 {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"path/filepath"
 	"time"
 
 	"github.com/pocketgpu/pocketgpu/ir"
@@ -145,7 +146,7 @@ func (p *Program) describeBlock(b int32) string {
 func siteLocation(s ir.Site) string {
 	loc := fmt.Sprintf("SPIR-V word %d", s.Offset)
 	if s.File != "" {
-		loc = fmt.Sprintf("%s:%d (%s)", s.File, s.Line, loc)
+		loc = fmt.Sprintf("%s:%d (%s)", filepath.Clean(s.File), s.Line, loc)
 	}
 	return loc
 }

@@ -28,6 +28,22 @@ type Stats struct {
 	WarpInsts   uint64
 	ThreadInsts uint64
 	Blocks      uint64
+	// LocalOutOfBounds counts lane accesses to local memory outside the
+	// work-group's, which a GPU runs on (Dispatch.Strict unset): a write
+	// is dropped, a read gives zeros. LocalOutOfBoundsSite is the lowest
+	// program site of one plus one (0: none), so that a warning names a
+	// source line whatever order the work-groups ran in.
+	LocalOutOfBounds     uint64
+	LocalOutOfBoundsSite int32
+}
+
+// addOutOfBounds counts n local accesses out of bounds, the lowest at
+// site (one plus its index).
+func (s *Stats) addOutOfBounds(n uint64, site int32) {
+	s.LocalOutOfBounds += n
+	if site > 0 && (s.LocalOutOfBoundsSite == 0 || site < s.LocalOutOfBoundsSite) {
+		s.LocalOutOfBoundsSite = site
+	}
 }
 
 // Dispatch is one kernel launch: the program, the NDRange, the bound
@@ -59,6 +75,10 @@ type Dispatch struct {
 	// Window is how many work-groups run interleaved in a functional run
 	// (so that work-groups waiting on each other through atomics progress).
 	Window int
+	// Strict faults the kernel on a local-memory access out of bounds, as
+	// on a private one or a global one outside every buffer; unset, the
+	// access runs on and is counted (Stats.LocalOutOfBounds).
+	Strict bool
 	// Threads is how many host threads a functional run uses where its
 	// work-groups run in parallel (parallel.go; 0: runtime.GOMAXPROCS);
 	// with two or more a timed run records them ahead of its engine

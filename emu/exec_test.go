@@ -110,8 +110,8 @@ func TestFaults(t *testing.T) {
 		{"write to a read-only buffer", klaunch{file: "exec.spv", entry: "write_const", global: [3]int{4, 1, 1}, local: [3]int{4, 1, 1},
 			args: []any{&kbuf{data: le32(1, 2, 3, 4), ro: true}, filled(4, 0)}},
 			[]string{"work-item (0,0,0)", "write to a read-only buffer", "inside buffer \"arg0\""}},
-		{"local memory", klaunch{file: "exec.spv", entry: "local_at", global: [3]int{8, 1, 1}, local: [3]int{8, 1, 1},
-			args: []any{klocal(32), filled(8, 0), kval(le32(1))}},
+		{"local memory, strict", klaunch{file: "exec.spv", entry: "local_at", global: [3]int{8, 1, 1}, local: [3]int{8, 1, 1},
+			args: []any{klocal(32), filled(8, 0), kval(le32(1))}, setup: func(d *Dispatch) { d.Strict = true }},
 			[]string{"work-item (7,0,0)", "local address 0x20", "(local memory is 32 bytes)"}},
 	} {
 		_, err := c.l.run(t)
@@ -125,6 +125,20 @@ func TestFaults(t *testing.T) {
 				t.Errorf("%s: %q does not say %q", c.name, err, w)
 			}
 		}
+	}
+}
+
+// Outside Strict, a local access out of bounds runs on: counted, the
+// write dropped, with the lowest site recorded.
+func TestLocalOutOfBoundsRunsOn(t *testing.T) {
+	var d *Dispatch
+	_, err := klaunch{file: "exec.spv", entry: "local_at", global: [3]int{8, 1, 1}, local: [3]int{8, 1, 1},
+		args: []any{klocal(32), filled(8, 0), kval(le32(1))}, setup: func(x *Dispatch) { d = x }}.run(t)
+	if err != nil {
+		t.Fatalf("%v, want the kernel to run on", err)
+	}
+	if d.Stats.LocalOutOfBounds != 1 || d.Stats.LocalOutOfBoundsSite <= 0 {
+		t.Errorf("stats %+v, want one access out of bounds and its site", d.Stats)
 	}
 }
 

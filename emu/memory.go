@@ -210,8 +210,11 @@ func (w *Warp) mem(in *ir.Inst, space ir.Space, l int, addr uint64, n int, write
 	case ir.SpaceLocal:
 		loc := w.local(l)
 		if addr > uint64(len(loc)) || uint64(len(loc))-addr < uint64(n) {
-			w.fault(in, l, space, addr, n, write, "")
-			return nil
+			if w.d.Strict {
+				w.fault(in, l, space, addr, n, write, "")
+				return nil
+			}
+			return w.outOfBounds(in, n)
 		}
 		return loc[addr : addr+uint64(n)]
 	default:
@@ -222,6 +225,29 @@ func (w *Warp) mem(in *ir.Inst, space ir.Space, l int, addr uint64, n int, write
 		o := uint64(l*w.frame) + addr
 		return w.priv[o : o+uint64(n)]
 	}
+}
+
+// outOfBounds counts a local access outside the work-group's memory and
+// gives n bytes of zeros for it to read or write: the write goes nowhere,
+// the read finds zeros. (assumed: what a GPU does is not published; on
+// hardware such an access reaches another work-group's local memory or
+// none, and the program runs on, which is what users of a simulator need
+// to see the bug.)
+func (w *Warp) outOfBounds(in *ir.Inst, n int) []byte {
+	site := int32(1)
+	if in != nil {
+		site = int32(in.Site) + 1
+	}
+	w.LocalOutOfBounds++
+	if w.oobSite == 0 || site < w.oobSite {
+		w.oobSite = site
+	}
+	if cap(w.oob) < n {
+		w.oob = make([]byte, n)
+	}
+	b := w.oob[:n]
+	clear(b)
+	return b
 }
 
 // window is where one instruction's accesses to local or private memory

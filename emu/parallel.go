@@ -201,6 +201,7 @@ func (r *parallelRun) addCounts(wk *worker) {
 	s.WarpInsts += c.WarpInsts
 	s.ThreadInsts += c.ThreadInsts
 	s.Blocks += c.Blocks
+	s.addOutOfBounds(c.LocalOutOfBounds, c.LocalOutOfBoundsSite)
 	*c = Stats{}
 }
 

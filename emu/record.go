@@ -217,9 +217,14 @@ func (d *Dispatch) Replay(s *Stepped) {
 
 // ReplayTask counts on the caller's side a task a Recorder ran, as
 // NewTask counts the task it makes (its blocks are counted by Replay).
+//
+// Its local accesses out of bounds are counted here too, for the whole
+// recording, so a run stopped part-way may count some a live run would
+// not have reached yet.
 func (d *Dispatch) ReplayTask(t *TaskRun) {
 	d.Stats.WorkGroups += t.Stats.WorkGroups
 	d.Stats.Warps += t.Stats.Warps
+	d.Stats.addOutOfBounds(t.Stats.LocalOutOfBounds, t.Stats.LocalOutOfBoundsSite)
 }
 
 // FinishTask runs a task a Recorder stopped (TaskRun.Live) to its end
@@ -269,4 +274,5 @@ func (s *Stats) Add(o Stats) {
 	s.WarpInsts += o.WarpInsts
 	s.ThreadInsts += o.ThreadInsts
 	s.Blocks += o.Blocks
+	s.addOutOfBounds(o.LocalOutOfBounds, o.LocalOutOfBoundsSite)
 }

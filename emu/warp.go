@@ -115,6 +115,12 @@ type Warp struct {
 	WarpInsts   uint64
 	ThreadInsts uint64
 	Blocks      uint64
+	// LocalOutOfBounds counts this warp's local accesses out of bounds
+	// (Stats.LocalOutOfBounds); oobSite is the lowest one's site plus one,
+	// and oob the zeros they read and write.
+	LocalOutOfBounds uint64
+	oobSite          int32
+	oob              []byte
 
 	status Status
 	last   int32 // the block the last Step ran
@@ -234,7 +240,7 @@ func (w *Warp) Step() Status {
 // run runs up to n blocks while the warp is Running, counting them in st
 // as well as in the warp's own counters, and returns its status.
 func (w *Warp) run(n int, st *Stats) (status Status) {
-	wi, ti, bl := w.WarpInsts, w.ThreadInsts, w.Blocks
+	wi, ti, bl, oob := w.WarpInsts, w.ThreadInsts, w.Blocks, w.LocalOutOfBounds
 	defer func() {
 		if r := recover(); r != nil {
 			w.fail(fmt.Errorf("internal error in the executor (please report it with the kernel): %v", r), nil)
@@ -243,6 +249,9 @@ func (w *Warp) run(n int, st *Stats) (status Status) {
 		st.WarpInsts += w.WarpInsts - wi
 		st.ThreadInsts += w.ThreadInsts - ti
 		st.Blocks += w.Blocks - bl
+		if w.LocalOutOfBounds != oob {
+			st.addOutOfBounds(w.LocalOutOfBounds-oob, w.oobSite)
+		}
 	}()
 	for ; n > 0; n-- {
 		if w.status = w.block(); w.status != Running {

@@ -193,6 +193,7 @@ func (w *Warp) reset(wg *WorkGroup, index int) {
 	w.stack = append(w.stack[:0], entry{block: 0, reconv: ir.NoBlock, mask: w.start})
 	w.topOK = false
 	w.WarpInsts, w.ThreadInsts, w.Blocks = 0, 0, 0
+	w.LocalOutOfBounds, w.oobSite = 0, 0
 	w.Tex = TexStats{}
 	w.last = -1
 	p := w.prog

@@ -2,6 +2,7 @@ package ir
 
 import (
 	"fmt"
+	"path/filepath"
 
 	"github.com/pocketgpu/pocketgpu/spirv"
 )
@@ -97,11 +98,17 @@ type Site struct {
 	Line int
 }
 
+// String is the site in the user's terms first: its source file and line
+// when the module has them (compiled with -g), then the instruction.
 func (s Site) String() string {
+	inst := fmt.Sprintf("%s at word %d", s.Op, s.Offset)
 	if s.Result != 0 {
-		return fmt.Sprintf("%s %%%d at word %d", s.Op, s.Result, s.Offset)
+		inst = fmt.Sprintf("%s %%%d at word %d", s.Op, s.Result, s.Offset)
 	}
-	return fmt.Sprintf("%s at word %d", s.Op, s.Offset)
+	if s.File != "" && s.Line > 0 {
+		return fmt.Sprintf("%s:%d (%s)", filepath.Clean(s.File), s.Line, inst)
+	}
+	return inst
 }
 
 // Block is a basic block: Code[Start:End] then a terminator.

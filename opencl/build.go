@@ -254,11 +254,17 @@ func parseOptions(s string, use optionUse) (kernel.Options, error) {
 			default:
 				return o, errorf(bad, "-cl-std=%s: CL1.1, CL1.2, CL2.0 or CL3.0", v)
 			}
+		case w == "-g":
+			// OpenCL 2.0's debugging option: a line table (clang's
+			// -gline-tables-only), so that faults and warnings name the
+			// line of program.cl. Not by default: LLVM 14 keeps the odd
+			// empty block with it, and the timing would move.
+			o.Debug = true
 		case w == "-cl-no-subgroup-ifp":
 			// Sub-groups are not offered, so there is nothing to keep
 			// from being independent.
 		default:
-			return o, errorf(bad, "build option %q is not an OpenCL C compiler option (-D, -I, -cl-*, -w, -Werror)", w)
+			return o, errorf(bad, "build option %q is not an OpenCL C compiler option (-D, -I, -cl-*, -g, -w, -Werror)", w)
 		}
 	}
 	return o, nil

@@ -109,6 +109,10 @@ type Queue struct {
 	// Detail is how much of each timed kernel the simulator runs in
 	// detail (device.DetailAuto: a repeat of a launch reuses its figures).
 	Detail device.Detail
+	// Strict faults a kernel that reaches local memory outside its
+	// work-group's (CL_OUT_OF_RESOURCES); unset, it runs on, as on a GPU,
+	// and the platform's Warn says where.
+	Strict bool
 	sim    *simDevice
 	state  *queueState
 	track  *trace.Track // the queue's commands on the trace, or nil

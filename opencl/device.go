@@ -30,7 +30,10 @@ type Platform struct {
 	// write when it ends, as a driver flushes its printf buffer at kernel
 	// completion (the ICD writes it to the C library's stdout, so that it
 	// keeps its place among the program's own prints). Nil discards it.
-	Printf   io.Writer
+	Printf io.Writer
+	// Warn, if set, gets what went wrong in a kernel without stopping it
+	// (local memory out of bounds, with the source line).
+	Warn     func(msg string)
 	trace    *platformTrace // EnableTrace (trace.go)
 	seq      atomic.Uint64
 	recordMu sync.Mutex

@@ -223,23 +223,36 @@ func (q *Queue) NDRange(k *Kernel, dims int, global, local, offset []int) (*Even
 			}
 		}
 		if q.Functional {
-			r, err := sim.dev.Dispatch(dk, nd, devArgs, device.Options{})
+			r, err := sim.dev.Dispatch(dk, nd, devArgs, device.Options{Strict: q.Strict})
 			if err != nil {
 				return 0, launchError(err)
 			}
 			rec.Local = r.Local[:dims]
+			q.warn(rec, r)
 			return 0, nil
 		}
 		// Under the device's clock lock (Queue.execute): its trace is ours.
-		r, err := sim.dev.Time(dk, nd, devArgs, device.Options{Trace: q.Device.trace, Detail: q.Detail})
+		r, err := sim.dev.Time(dk, nd, devArgs, device.Options{Trace: q.Device.trace, Detail: q.Detail, Strict: q.Strict})
 		if err != nil {
 			return 0, launchError(err)
 		}
 		rec.Local = r.Local[:dims]
+		q.warn(rec, &r.Result)
 		rec.Detail, rec.DetailedWorkgroups, rec.ErrorPct = r.Detail.Mode, r.Detail.Detailed, r.Detail.ErrorPct
 		rec.Cycles, rec.Counters = r.Timing.Cycles, r.Timing.Counters
 		return r.Timing.TimeNS, nil
 	})
+}
+
+// warn records a kernel's local accesses out of bounds and passes its
+// warnings to the platform's Warn.
+func (q *Queue) warn(rec *CommandRecord, r *device.Result) {
+	rec.LocalOutOfBounds = r.Stats.LocalOutOfBounds
+	if w := q.Ctx.platform.Warn; w != nil {
+		for _, m := range r.Warnings {
+			w(m)
+		}
+	}
 }
 
 // uniqueBuffers lists the storage of the buffers and images among args

@@ -30,7 +30,10 @@ type CommandRecord struct {
 	// DetailedWorkgroups of its work-groups in detail, its cycles' error
 	// estimated at ErrorPct) or "reused" (an identical earlier launch's,
 	// from the same cache state: exact).
-	Detail             string  `json:"detail,omitempty"`
+	Detail string `json:"detail,omitempty"`
+	// LocalOutOfBounds counts the kernel's work-items' accesses to local
+	// memory outside their work-group's (run on: writes dropped, reads 0).
+	LocalOutOfBounds   uint64  `json:"local_out_of_bounds,omitempty"`
 	DetailedWorkgroups int     `json:"detailed_workgroups,omitempty"`
 	ErrorPct           float64 `json:"error_pct,omitempty"`
 	// HostSeconds is the host time the simulation took.

@@ -27,6 +27,7 @@ type execOptions struct {
 	trace        traceFlags
 	detail       device.Detail
 	detailSet    bool // --detail was given: it overrides POCKETGPU_DETAIL
+	strict       bool
 }
 
 func newExecCmd() *cobra.Command {
@@ -57,6 +58,7 @@ container, say), build the ICD with pocketgpu icd --out DIR and set:
                                        when the program exits
   POCKETGPU_TRACE_INTERVAL=CYCLES      as --trace-interval (default 1000)
   POCKETGPU_DETAIL=full                as --detail full
+  POCKETGPU_STRICT=1                   as --strict
 
 --virtual-clock is for programs that time the GPU with the host's clock
 (gettimeofday, clock_gettime, std::chrono around an enqueue and clFinish): it
@@ -82,6 +84,7 @@ exec exits with the program's exit status.`,
 	f.StringVar(&o.icdDir, "icd", "", "use the ICD pocketgpu icd --out DIR built, instead of building one")
 	addTraceFlags(cmd, &o.trace, runInterval)
 	addDetailFlag(cmd, &o.detail)
+	f.BoolVar(&o.strict, "strict", false, "fault a kernel that reaches local memory outside its work-group's (CL_OUT_OF_RESOURCES; by default it runs on, as on a GPU, with a warning naming the source line)")
 	nameArgs(cmd, "gpu", "GPU")
 	nameArgs(cmd, "report", "FILE")
 	nameArgs(cmd, "icd", "DIR")
@@ -223,6 +226,9 @@ func execEnv(base []string, dir string, gpus []string, o execOptions) []string {
 		"POCKETGPU_GPUS="+strings.Join(gpus, ","))
 	if o.functional {
 		env = append(env, "POCKETGPU_FUNCTIONAL=1")
+	}
+	if o.strict {
+		env = append(env, "POCKETGPU_STRICT=1")
 	}
 	if o.detailSet {
 		// Otherwise the program sees the user's own POCKETGPU_DETAIL.

@@ -443,3 +443,40 @@ func TestExecFDTD2D(t *testing.T) {
 		t.Fatalf("exit %d: %s%s", code, out, errOut)
 	}
 }
+
+// TestExecLocalOutOfBounds runs a program whose kernel writes one int past
+// its work-group's local memory (testdata/opencl/localoob.c). It runs to
+// its end, as on a GPU and on PoCL, printing what they print, with a
+// warning naming program.cl's line and the count in the report; with
+// --strict the kernel faults there and the program sees the error.
+func TestExecLocalOutOfBounds(t *testing.T) {
+	dir := icdForTest(t)
+	bin := hostBinary(t, "testdata/opencl/localoob.c")
+	report := filepath.Join(t.TempDir(), "r.json")
+	code, out, errOut := runCLI(t, "exec", "--icd", dir, "--gpu", "mali-g52", "--report", report, "--", bin)
+	if code != 0 || out != "out[1] = 0, out[63] = 62, out[65] = 0\n" {
+		t.Errorf("exit %d, printed %q; want 0 and what PoCL prints\n%s", code, out, errOut)
+	}
+	if !strings.Contains(errOut, "warning: kernel shift: 4 local-memory accesses") || !strings.Contains(errOut, "program.cl:4") {
+		t.Errorf("no warning naming program.cl:4:\n%s", errOut)
+	}
+	data, err := os.ReadFile(report)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep execReport
+	if err := json.Unmarshal(data, &rep); err != nil {
+		t.Fatal(err)
+	}
+	var n uint64
+	for _, c := range rep.Commands {
+		n += c.LocalOutOfBounds
+	}
+	if n != 4 {
+		t.Errorf("the report counts %d accesses out of bounds, want 4", n)
+	}
+	code, out, errOut = runCLI(t, "exec", "--icd", dir, "--strict", "--gpu", "mali-g52", "--", bin)
+	if code != 3 || !strings.Contains(out, "the kernel failed") || !strings.Contains(errOut, "GPU fault in kernel shift") || !strings.Contains(errOut, "program.cl:4") {
+		t.Errorf("--strict: exit %d, printed %q\n%s\nwant the kernel to fault at program.cl:4", code, out, errOut)
+	}
+}

@@ -28,6 +28,7 @@ type Job struct {
 	MaxInstructions uint64            `yaml:"max_instructions"`
 	WarpWidth       int               `yaml:"warp_width"`
 	Detail          detailValue       `yaml:"detail"`
+	Strict          bool              `yaml:"strict"`
 
 	// dir resolves relative paths in a job file.
 	dir string

@@ -33,6 +33,7 @@ var jobKeyWants = map[string]string{
 	"max_instructions": "a whole number of at least 1",
 	"warp_width":       "a positive integer",
 	"detail":           "auto or full",
+	"strict":           "true or false",
 }
 
 // jobError is a job-file error at a line.

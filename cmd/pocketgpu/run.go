@@ -91,6 +91,9 @@ A job file holds the same fields as YAML (see docs/run.md).`,
 				if fl.Changed("detail") {
 					job.Detail = j.Detail
 				}
+				if fl.Changed("strict") {
+					job.Strict = j.Strict
+				}
 				if fl.Changed("entry") {
 					job.Entry = j.Entry
 				}
@@ -169,6 +172,7 @@ A job file holds the same fields as YAML (see docs/run.md).`,
 		"stop a kernel after N warp instructions, or never with unlimited (default 2^28, or 2^14 per warp launched if more)")
 	f.IntVar(&j.WarpWidth, "warp-width", 0, "override the warp width the GPU's occupancy rules choose")
 	f.Var(&j.Detail, "detail", "auto: a long launch runs in detail until steady, the rest functionally with its time projected (its error printed); full: every work-group in detail")
+	f.BoolVar(&j.Strict, "strict", false, "fault a kernel that reaches local memory outside its work-group's (by default it runs on, as a GPU does, with a warning naming the source line)")
 	f.BoolVar(&asJSON, "json", false, "print the result as JSON")
 	f.StringVar(&csvFile, "csv", "", "also write the counters to FILE as CSV (a row per counter, a column per GPU)")
 	f.BoolVar(&hotspots, "hotspots", false, "charge cycles, stalls and memory work to source lines and print the annotated source (sources are compiled with -g)")
@@ -211,6 +215,9 @@ type runResult struct {
 	Partial string `json:"partial,omitempty"`
 	// Detail says how much of a timed run the model simulated in detail.
 	Detail *detailJSON `json:"detail,omitempty"`
+	// Warnings are what went wrong without stopping the kernel (local
+	// memory out of bounds, with its source line).
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // detailJSON is a timed run's device.DetailReport.
@@ -499,7 +506,7 @@ func runOnGPU(ctx context.Context, stdout, stderr io.Writer, g *arch.GPU, spv []
 	}
 	nd := device.NDRange{Dims: len(j.Global), Global: dims3(j.Global), Local: dims3(j.Local), Offset: dims3(j.Offset)}
 	opt := device.Options{WarpWidth: j.WarpWidth, MaxWarpInsts: j.MaxInstructions, Context: ctx, Profile: j.profiled(), Timeline: j.html != "", Trace: tr,
-		Detail: device.Detail(j.Detail)}
+		Detail: device.Detail(j.Detail), Strict: j.Strict}
 	est, err := dev.Estimate(k, nd, bound.Args, opt)
 	if err != nil {
 		return nil, runError(err)
@@ -557,6 +564,10 @@ func runOnGPU(ctx context.Context, stdout, stderr io.Writer, g *arch.GPU, spv []
 	}
 	if partial {
 		r.Partial = fmt.Sprintf("interrupted after %d of %d work-groups", res.Stats.WorkGroups, est.WorkGroups)
+	}
+	r.Warnings = res.Warnings
+	for _, w := range res.Warnings {
+		fmt.Fprintf(stderr, "pocketgpu: %s: warning: %s\n", g.ID, w)
 	}
 	run.runResult = r
 	return run, err

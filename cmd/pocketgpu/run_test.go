@@ -207,3 +207,21 @@ func TestRunCompilesForEachGPUsFP64(t *testing.T) {
 		t.Errorf("no warning: %s", errOut)
 	}
 }
+
+// TestRunLocalOutOfBounds: a kernel that writes past its work-group's
+// local memory runs on with a warning naming its source line (and in
+// --json's warnings); --strict makes it a fault, exit status 2.
+func TestRunLocalOutOfBounds(t *testing.T) {
+	args := []string{"run", "--gpu", "mali-g52", "../../device/testdata/kernels/localoob.spv", "--global", "256", "--local", "64", "--arg", "buf:i32:256"}
+	code, out, errOut := runCLI(t, append(args, "--json")...)
+	if code != 0 || !strings.Contains(errOut, "warning: kernel localoob: 4 local-memory accesses") || !strings.Contains(errOut, "localoob.cl:6") {
+		t.Errorf("exit %d, stderr:\n%s\nwant 0 and a warning naming localoob.cl:6", code, errOut)
+	}
+	if !strings.Contains(out, `"warnings"`) {
+		t.Errorf("--json has no warnings:\n%s", out)
+	}
+	code, _, errOut = runCLI(t, append(args, "--strict")...)
+	if code != 2 || !strings.Contains(errOut, "GPU fault in kernel localoob") || !strings.Contains(errOut, "localoob.cl:6") {
+		t.Errorf("--strict: exit %d, stderr:\n%s\nwant 2 and a fault at localoob.cl:6", code, errOut)
+	}
+}

@@ -30,7 +30,7 @@ func pgCreateCommandQueue(c C.cl_context, d C.cl_device_id, props C.cl_command_q
 		setErr(errcode, s)
 		return nil
 	}
-	q.Functional, q.Detail = functional, detail
+	q.Functional, q.Detail, q.Strict = functional, detail, strict
 	setErr(errcode, C.CL_SUCCESS)
 	return C.cl_command_queue(newObject(q))
 }

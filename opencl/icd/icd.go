@@ -16,6 +16,9 @@
 //	POCKETGPU_DETAIL=full       simulate every launch in detail (default
 //	                            auto: a repeat of a launch from the same
 //	                            cache state reuses its figures, exactly)
+//	POCKETGPU_STRICT=1          fault a kernel that reaches local memory
+//	                            outside its work-group's (by default it
+//	                            runs on, with a warning)
 //	POCKETGPU_CPUPROFILE=FILE   a Go CPU profile of the simulator's host
 //	                            time, written when the program exits
 //
@@ -59,6 +62,9 @@ var (
 	// detail is POCKETGPU_DETAIL: auto (repeats of a launch reuse its
 	// figures) or full (every launch simulated).
 	detail device.Detail
+	// strict is POCKETGPU_STRICT=1: a kernel that reaches local memory
+	// outside its work-group's faults instead of running on.
+	strict bool
 )
 
 // pgInit makes the platform from POCKETGPU_GPUS; it returns the number of
@@ -69,6 +75,7 @@ func pgInit() C.int {
 	initOnce.Do(func() {
 		stopProfile = hostprof.Start()
 		functional = os.Getenv("POCKETGPU_FUNCTIONAL") == "1"
+		strict = os.Getenv("POCKETGPU_STRICT") == "1"
 		d, ok := device.ParseDetail(os.Getenv("POCKETGPU_DETAIL"))
 		if !ok {
 			fmt.Fprintf(os.Stderr, "pocketgpu: POCKETGPU_DETAIL=%q: want auto or full\n", os.Getenv("POCKETGPU_DETAIL"))
@@ -85,6 +92,7 @@ func pgInit() C.int {
 			return
 		}
 		p.Printf = cStdout{}
+		p.Warn = func(msg string) { fmt.Fprintf(os.Stderr, "pocketgpu: warning: %s\n", msg) }
 		if err := observe(p); err != nil {
 			fmt.Fprintf(os.Stderr, "pocketgpu: %v\n", err)
 			return
