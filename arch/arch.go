@@ -66,7 +66,7 @@ type GPU struct {
 	LanesPerEngine        int   `yaml:"lanes_per_engine" min:"1" max:"1024" unit:"lanes" doc:"FP32 lanes of one engine"`
 	WarpSizes             []int `yaml:"warp_sizes" min:"1" max:"1024" pow2:"" unit:"threads" doc:"SIMT widths the family schedules, ascending (warp, wave, task)"`
 	MaxWarpsPerEngine     int   `yaml:"max_warps_per_engine" min:"1" max:"4096" unit:"warps" doc:"resident warp slots per engine, whatever the warp width"`
-	RegisterFileKiB       int   `yaml:"register_file_kib" opt:"" min:"1" max:"65536" unit:"KiB" doc:"register file per core (Rogue: derived from rogue.*, not set)"`
+	RegisterFileKiB       int   `yaml:"register_file_kib" opt:"" min:"1" max:"65536" unit:"KiB" doc:"register file per core (with unified_store: derived from it, not set)"`
 	MaxRegistersPerThread int   `yaml:"max_registers_per_thread" min:"1" max:"4096" unit:"32-bit regs" doc:"most 32-bit registers one thread can allocate before the compiler spills"`
 	RegisterGranule       int   `yaml:"register_granule" min:"1" max:"1024" unit:"32-bit regs" doc:"allocation granule: a thread's registers round up to a multiple of this"`
 	RegisterAllocPow2     bool  `yaml:"register_alloc_pow2" opt:"" doc:"allocations double (1, 2, 4 ... granules) instead of growing linearly"`
@@ -83,6 +83,8 @@ type GPU struct {
 	TLB          TLB          `yaml:"tlb" doc:"GPU address translation"`
 	LocalMemory  LocalMemory  `yaml:"local_memory" doc:"work-group local (shared) memory"`
 	Atomics      Atomics      `yaml:"atomics" doc:"atomic operations"`
+	UnifiedStore *UnifiedStore `yaml:"unified_store" opt:"" doc:"a register file of stores shared by groups of pipes (Rogue), instead of register_file_kib"`
+	AsyncCopy    *AsyncCopy   `yaml:"async_copy" opt:"" doc:"a burst path for async_work_group_copy (absent: one bulk transfer)"`
 	HostCopy     HostCopy     `yaml:"host_copy" doc:"copies between host and GPU buffers"`
 	Texture      Texture      `yaml:"texture" doc:"texture units"`
 	Geometry     Geometry     `yaml:"geometry" doc:"fixed-function geometry front end"`
@@ -148,6 +150,28 @@ type L1 struct {
 	// LanesPerCycle is 0 when the unit takes a whole warp's addresses at
 	// once.
 	LanesPerCycle float64 `yaml:"lanes_per_cycle" opt:"" min:"0.001" max:"1024" unit:"lanes/cycle" doc:"lane addresses the load/store unit takes per cycle: a warp access of N active lanes holds it for at least N / lanes_per_cycle cycles (unset: a warp's at once)"`
+	// BurstBytes makes a warp's accesses go lane by lane, in transactions
+	// of at most this many bytes within a line (Rogue, seed 003).
+	BurstBytes int `yaml:"burst_bytes" opt:"" min:"1" max:"65536" unit:"B" doc:"a warp's transfers go lane by lane in bursts of at most this many bytes, none crossing a line (Rogue; unset: a warp access is resolved by the lines it touches)"`
+}
+
+// UnifiedStore is a register file made of stores, each shared by
+// lanes_per_engine / stores pipes (Rogue's unified stores, seed 003): the
+// core's file is stores × registers × register_bits.
+type UnifiedStore struct {
+	Stores       int `yaml:"stores" min:"1" max:"64" unit:"stores" doc:"stores per core, each shared by lanes_per_engine/stores pipes"`
+	Registers    int `yaml:"registers" min:"1" max:"1048576" unit:"registers" doc:"registers per store"`
+	RegisterBits int `yaml:"register_bits" min:"32" max:"1024" pow2:"" unit:"bits" doc:"width of one register"`
+}
+
+// AsyncCopy is a burst path for async_work_group_copy into local memory
+// (Rogue's DMA into the common store). Without it the copy is one bulk
+// transfer; with it, a work-group too small for the path, or whose size
+// is not fixed at compile time, copies element by element through its
+// work-items.
+type AsyncCopy struct {
+	Bytes        int `yaml:"bytes" min:"1" max:"1048576" unit:"B" doc:"largest async_work_group_copy burst into local memory"`
+	MinWorkgroup int `yaml:"min_workgroup" min:"1" max:"65536" unit:"threads" doc:"smallest compile-time work-group size for the burst path"`
 }
 
 // TextureCache is the cache of one texture unit (per core, or per Rogue TPU).
@@ -400,14 +424,8 @@ type AdrenoParams struct {
 
 // RogueParams are Rogue-only parameters.
 type RogueParams struct {
-	UnifiedStores         int `yaml:"unified_stores" min:"1" max:"64" unit:"stores" doc:"unified stores per USC, each shared by lanes_per_engine/unified_stores pipes"`
-	UnifiedStoreRegisters int `yaml:"unified_store_registers" min:"1" max:"1048576" unit:"registers" doc:"registers per unified store"`
-	RegisterBits          int `yaml:"register_bits" min:"32" max:"1024" pow2:"" unit:"bits" doc:"width of one unified-store register"`
 	CommonStoreBanks      int `yaml:"common_store_banks" min:"1" max:"64" unit:"banks" doc:"common store (local memory) banks"`
 	CommonStoreBankBits   int `yaml:"common_store_bank_bits" min:"8" max:"4096" unit:"bits" doc:"width of one common store bank"`
-	BurstBytes            int `yaml:"burst_bytes" min:"1" max:"65536" unit:"B" doc:"largest burst between system memory and the unified store"`
-	AsyncCopyBytes        int `yaml:"async_copy_bytes" min:"1" max:"1048576" unit:"B" doc:"largest async_work_group_copy burst into the common store"`
-	AsyncCopyMinWorkgroup int `yaml:"async_copy_min_workgroup" min:"1" max:"65536" unit:"threads" doc:"smallest compile-time work-group size for the async burst"`
 	InstructionBits       int `yaml:"instruction_bits" min:"8" max:"1024" unit:"bits" doc:"average size of one instruction"`
 }
 
@@ -439,11 +457,11 @@ func (g *GPU) OpSequence(class string) []string {
 }
 
 // RegisterFileBytesPerCore is the register file of one core in bytes: the
-// register_file_kib parameter, or on Rogue unified_stores ×
-// unified_store_registers × register_bits.
+// register_file_kib parameter, or with unified_store stores × registers ×
+// register_bits.
 func (g *GPU) RegisterFileBytesPerCore() int {
-	if g.Rogue != nil {
-		return g.Rogue.UnifiedStores * g.Rogue.UnifiedStoreRegisters * g.Rogue.RegisterBits / 8
+	if u := g.UnifiedStore; u != nil {
+		return u.Stores * u.Registers * u.RegisterBits / 8
 	}
 	return g.RegisterFileKiB * 1024
 }

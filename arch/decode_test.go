@@ -124,7 +124,7 @@ func TestParseErrors(t *testing.T) {
 		{"enum", "base: mali-g52\nlocal_memory: {kind: dram}\n", 2, "local_memory.kind", "allowed: global, on_chip"},
 		{"family without section", "base: mali-g52\nfamily: adreno\n", 2, "family", "needs its adreno: section"},
 		{"unknown family", "base: mali-g52\nfamily: bifrots\n", 2, "family", "did you mean bifrost?"},
-		{"section of other family", "base: mali-g52\nrogue: {unified_stores: 4}\n", 2, "rogue", "is for family rogue"},
+		{"section of other family", "base: mali-g52\nrogue: {common_store_banks: 4}\n", 2, "rogue", "is for family rogue"},
 		{"unknown op", "base: mali-g52\nops:\n  fp32_addd: {rate: 1}\n", 3, "ops.fp32_addd", "did you mean fp32_add?"},
 		{"unknown pipe", "base: mali-g52\nops:\n  fp32_add: {pipes: [fadd2]}\n", 3, "ops.fp32_add.pipes[0]", `unknown pipe "fadd2"`},
 		{"op not mapping", "base: mali-g52\nops:\n  fp32_add: 1\n", 3, "ops.fp32_add", "want {pipes"},
@@ -137,8 +137,8 @@ func TestParseErrors(t *testing.T) {
 		{"wrapper without value", "base: mali-g52\ncores: {source: x}\n", 2, "cores", "missing `value:`"},
 		{"source not text", "base: mali-g52\nl2: {size_kib: {value: 64, source: [x]}}\n", 2, "l2.size_kib.source", "want a text"},
 		{"clusters", "base: adreno-640\ncores: 5\n", 2, "cores", "5 cores cannot be split into clusters of 3"},
-		{"rogue register file", "base: powervr-gx6250\nregister_file_kib: 64\n", 2, "register_file_kib", "derived from rogue.unified_stores"},
-		{"rogue stores", "base: powervr-gx6250\nrogue: {unified_stores: 3}\n", 2, "rogue.unified_stores", "multiple of rogue.unified_stores"},
+		{"rogue register file", "base: powervr-gx6250\nregister_file_kib: 64\n", 2, "register_file_kib", "derived from unified_store.stores"},
+		{"rogue stores", "base: powervr-gx6250\nunified_store: {stores: 3}\n", 2, "unified_store.stores", "multiple of unified_store.stores"},
 		{"registers do not fit", "base: mali-g52\nmax_registers_per_thread: 1000\n", 2, "max_registers_per_thread", "do not fit"},
 		{"workgroup too big", "base: mali-g52\nmax_workgroup_size: 1024\n", 2, "max_workgroup_size", "at most 384"},
 		{"local instance too small", "base: adreno-640\nlocal_memory: {instance_kib: 16}\n", 2, "local_memory.instance_kib", "more than one instance"},
@@ -180,7 +180,7 @@ func TestParseErrors(t *testing.T) {
 		{"framebuffer limit", "base: mali-g52\nraster: {max_framebuffer_width: 100000}\n", 2, "raster.max_framebuffer_width", "allowed: 1 to 65536"},
 		{"cycles per draw", "base: adreno-640\ncommand_processor: {cycles_per_draw: lots}\n", 2, "command_processor.cycles_per_draw", "want a number"},
 		{"no base, incomplete", "id: mine\ncores: 2\n", 0, "family", "missing; want one of midgard"},
-		{"no base, family only", "family: rogue\nrogue: {unified_stores: 4}\n", 0, "name", "missing; want string"},
+		{"no base, family only", "family: rogue\nrogue: {common_store_banks: 4}\n", 0, "name", "missing; want string"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

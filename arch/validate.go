@@ -210,15 +210,15 @@ func (g *GPU) validateConsistency() error {
 	}
 
 	// Registers.
-	if g.Rogue != nil {
+	if u := g.UnifiedStore; u != nil {
 		if g.RegisterFileKiB != 0 {
-			return g.at("register_file_kib", "on family rogue the register file is derived from rogue.unified_stores × rogue.unified_store_registers × rogue.register_bits; remove register_file_kib and set those")
+			return g.at("register_file_kib", "with unified_store the register file is derived from unified_store.stores × unified_store.registers × unified_store.register_bits; remove register_file_kib or unified_store")
 		}
-		if g.LanesPerEngine%g.Rogue.UnifiedStores != 0 {
-			return g.errAt([]string{"rogue.unified_stores", "lanes_per_engine"}, "%d unified stores cannot share %d pipes equally; lanes_per_engine must be a multiple of rogue.unified_stores", g.Rogue.UnifiedStores, g.LanesPerEngine)
+		if g.LanesPerEngine%u.Stores != 0 {
+			return g.errAt([]string{"unified_store.stores", "lanes_per_engine"}, "%d unified stores cannot share %d pipes equally; lanes_per_engine must be a multiple of unified_store.stores", u.Stores, g.LanesPerEngine)
 		}
 	} else if g.RegisterFileKiB == 0 {
-		return g.at("register_file_kib", "missing; want the register file of one core in KiB")
+		return g.at("register_file_kib", "missing; want the register file of one core in KiB (or a unified_store section)")
 	}
 	if g.RegisterGranule > g.MaxRegistersPerThread {
 		return g.errAt([]string{"register_granule", "max_registers_per_thread"}, "%d is larger than max_registers_per_thread (%d)", g.RegisterGranule, g.MaxRegistersPerThread)
@@ -227,7 +227,7 @@ func (g *GPU) validateConsistency() error {
 	narrow := g.WarpSizes[0]
 	need := narrow * g.allocRegs(g.MaxRegistersPerThread) * 4
 	if need > perEngine {
-		return g.errAt([]string{"max_registers_per_thread", "register_file_kib", "warp_sizes", "engines_per_core", "register_granule", "rogue.unified_store_registers", "rogue.unified_stores", "rogue.register_bits"}, "%d registers (allocated as %d) × %d threads × 4 B = %d B do not fit the register file of one engine (%d B); lower max_registers_per_thread or enlarge the register file",
+		return g.errAt([]string{"max_registers_per_thread", "register_file_kib", "warp_sizes", "engines_per_core", "register_granule", "unified_store.registers", "unified_store.stores", "unified_store.register_bits"}, "%d registers (allocated as %d) × %d threads × 4 B = %d B do not fit the register file of one engine (%d B); lower max_registers_per_thread or enlarge the register file",
 			g.MaxRegistersPerThread, g.allocRegs(g.MaxRegistersPerThread), narrow, need, perEngine)
 	}
 	if maxT := g.MaxWarpsPerEngine * g.EnginesPerCore * g.WidestWarp(); g.MaxWorkgroupSize > maxT {

@@ -14,7 +14,7 @@ var asyncCopy = &Test{
 	Name:    "async-copy",
 	Title:   "async_work_group_copy into local memory by work-group size (Rogue)",
 	Doc:     "Work-groups copy 4 KB into local memory with async_work_group_copy, wait, read it and meet at a barrier, round after round; built with a compile-time size of 32, of 16 (under seed 003's 17) and with none. Cycles per KB copied while the grid keeps the GPU busy, and with one work-group alone (each copy's own time).",
-	Applies: isRogue,
+	Applies: func(g *arch.GPU) bool { return g.AsyncCopy != nil }, // a burst path to compare with
 	Points:  func(*arch.GPU, Options) int { return 3 },
 }
 

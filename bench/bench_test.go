@@ -322,7 +322,7 @@ func TestUserYAMLMovesBenchmarks(t *testing.T) {
 // A user's GPU is checked against its base preset's figures, and a change
 // that contradicts a seed moves the figure off.
 func TestUserGPUFigures(t *testing.T) {
-	user := userGPU(t, "base: powervr-gx6250\nrogue: {unified_store_registers: 2560}\n")
+	user := userGPU(t, "base: powervr-gx6250\nunified_store: {registers: 2560}\n")
 	figs, err := Figures()
 	if err != nil {
 		t.Fatal(err)

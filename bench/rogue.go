@@ -159,7 +159,7 @@ func init() {
 		r.metric("hits", hits)
 		r.metric("extra_cycles", all-one)
 		// One work-item's 128-byte load: the L1 transactions it takes
-		// (bursts of at most rogue.burst_bytes).
+		// (bursts of at most l1.burst_bytes).
 		kb, err := c.kernel("cstore", "burst_load")
 		if err != nil {
 			return nil, err

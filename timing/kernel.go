@@ -155,19 +155,22 @@ func (e *Engine) AddCompute(d *emu.Dispatch, p *isa.Program, occ arch.Occupancy)
 	k := &Kernel{Name: p.IR.Entry, d: d, total: d.Tasks()}
 	pack := d.Packed()
 	perCore := e.disp.admitCompute(k, occ, pack)
-	// async_work_group_copy moves in bursts on Rogue only when the
-	// work-group has at least async_copy_min_workgroup work-items fixed at
-	// compile time (seed 003 §System Memory Access); elsewhere the copy is
-	// compiled into ordinary coalesced loads and stores.
+	// async_work_group_copy moves as one bulk transfer, unless the GPU
+	// has a burst path (async_copy: Rogue's, seed 003 §System Memory
+	// Access), which takes it only when the work-group has at least
+	// async_copy.min_workgroup work-items fixed at compile time.
 	k.burstCopy = true
-	if g := e.g; g.Rogue != nil {
+	if g := e.g; g.AsyncCopy != nil {
 		ip := p.IR
 		wg := ip.LocalSize[0] * ip.LocalSize[1] * ip.LocalSize[2]
-		k.burstCopy = ip.LocalSizeFixed && wg >= g.Rogue.AsyncCopyMinWorkgroup
+		k.burstCopy = ip.LocalSizeFixed && wg >= g.AsyncCopy.MinWorkgroup
 		// Without the burst path the work-items copy (itemCopy), an
 		// instruction per burst of an element for each round.
 		k.itemCopy = !k.burstCopy
-		k.copyBurst = g.Rogue.BurstBytes
+		k.copyBurst = g.AsyncCopy.Bytes
+		if g.L1 != nil && g.L1.BurstBytes > 0 {
+			k.copyBurst = g.L1.BurstBytes // an element's load and store go in these
+		}
 		k.instIssue = float64(max(1, (d.Width+g.LanesPerEngine-1)/g.LanesPerEngine))
 		k.copyChunk = max(min(d.WorkGroupSize(), d.Width), 1) // a work-item an element
 	}

@@ -183,7 +183,7 @@ func (m *memUnit) spill(w *warpState, msg *isa.SpillMsg, t float64) {
 }
 
 // itemCopy is an async_work_group_copy with no burst path (Rogue without a
-// compile-time work-group size of async_copy_min_workgroup or more, seed
+// compile-time work-group size of async_copy.min_workgroup or more, seed
 // 003 §System Memory Access): the work-items copy the elements themselves,
 // as a library's portable async_work_group_copy does (work-item i copies
 // elements i, i + size, ...). Round after round each of the warp's

@@ -131,7 +131,7 @@ func TestValidateJSON(t *testing.T) {
 // USC twice the unified store moves the two occupancy figures off.
 func TestValidateUserGPU(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "big-us.yaml")
-	if err := os.WriteFile(file, []byte("base: powervr-gx6250\nrogue: {unified_store_registers: 2560}\n"), 0o644); err != nil {
+	if err := os.WriteFile(file, []byte("base: powervr-gx6250\nunified_store: {registers: 2560}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	code, out, errOut := runCLI(t, "validate", "--gpu", file)

@@ -98,7 +98,7 @@ func TestSpecText(t *testing.T) {
 	}
 	golden(t, "spec-mali-g52.txt", out)
 	code, out, _ = runCLI(t, "spec", "powervr-gx6250")
-	if code != exitOK || !strings.Contains(out, "rogue.unified_store_registers") || !strings.Contains(out, "register_file_kib_per_core") {
+	if code != exitOK || !strings.Contains(out, "unified_store.registers") || !strings.Contains(out, "register_file_kib_per_core") {
 		t.Errorf("spec powervr-gx6250: exit %d\n%s", code, out)
 	}
 }

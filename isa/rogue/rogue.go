@@ -2,7 +2,7 @@
 // (seed 003 §Unified Shading Cluster): one group per IR instruction. A task
 // of 32 threads on 16 pipes issues half a task a cycle, so every
 // instruction holds the issue port ceil(task / lanes) = 2 cycles; memory
-// messages take one issue per burst of at most rogue.burst_bytes (seed 003
+// messages take one issue per burst of at most l1.burst_bytes (seed 003
 // §System Memory Access). Two independent operations of a class whose pack
 // allows it (FP32 2, FP16 4: co-issue on one pipe) share one instruction
 // and its group.
@@ -27,10 +27,14 @@ func (Family) Rules() arch.FamilyRules {
 // Schedule issues a block an instruction at a time, co-issuing pairs.
 func (Family) Schedule(b *isa.BlockCode) []isa.Group {
 	r := b.GPU.Rogue
+	burst := 0
+	if l1 := b.GPU.L1; l1 != nil {
+		burst = l1.BurstBytes
+	}
 	return isa.SerialBlock(b, isa.SerialRules{
 		IssueCycles:      b.IssueCycles(),
 		CoIssue:          true,
-		BurstBytes:       r.BurstBytes,
+		BurstBytes:       burst,
 		InstructionBytes: max(r.InstructionBits/8, 1),
 	})
 }
@@ -48,10 +52,14 @@ type Report struct {
 // it holds.
 func (Family) Report(lp *isa.Program, occ arch.Occupancy) isa.FamilyReport {
 	g := lp.GPU
-	rb := g.Rogue.RegisterBits
+	u := g.UnifiedStore
+	if u == nil {
+		return isa.FamilyReport{}
+	}
+	rb := u.RegisterBits
 	us := (lp.Regs*32 + rb - 1) / rb
 	rr := &Report{UnifiedStoreRegisters: us, RegisterBits: rb, PerTaskRegisters: us * lp.WarpWidth, ResidentTasks: occ.ResidentWarpsPerCore}
-	if total := g.Rogue.UnifiedStores * g.Rogue.UnifiedStoreRegisters; total > 0 {
+	if total := u.Stores * u.Registers; total > 0 {
 		rr.StoreShare = isa.Round3(float64(rr.PerTaskRegisters*occ.ResidentWarpsPerCore) / float64(total))
 	}
 	return isa.FamilyReport{Key: "rogue", Details: rr, Rows: []isa.ReportRow{{

@@ -30,7 +30,7 @@ func TestRogueCoIssue(t *testing.T) {
 	}
 }
 
-// A message wider than rogue.burst_bytes per thread issues once a burst
+// A message wider than l1.burst_bytes per thread issues once a burst
 // (seed 003 §System Memory Access): a float4 load of 16 bytes in 8-byte
 // bursts holds the issue port twice as long as a float2 load.
 func TestRogueBursts(t *testing.T) {
@@ -41,7 +41,7 @@ func TestRogueBursts(t *testing.T) {
 		isatest.CheckInvariants(t, "load", lp)
 		return isatest.GroupOf(lp, 0).Issue
 	}
-	burst := g.Rogue.BurstBytes
+	burst := g.L1.BurstBytes
 	narrow, wide := issueOf(burst/4), issueOf(2*burst/4)
 	if wide != 2*narrow {
 		t.Errorf("a %d-byte load issues %v cycles, a %d-byte one %v; want twice", 2*burst, wide, burst, narrow)

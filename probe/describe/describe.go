@@ -273,8 +273,8 @@ func writeRegisters(b *strings.Builder, sw *probe.RegisterSweep, base *arch.GPU)
 		fit.FileBytesPerCore/1024, fit.Granule, map[bool]string{true: " doubling", false: ""}[fit.Pow2], fit.WarpSlots, fit.Overhead)
 	src := "source: \"probe: register sweep (occupancy steps)\""
 	if fit.FileBytesPerCore != base.RegisterFileBytesPerCore() {
-		if r := base.Rogue; r != nil {
-			fmt.Fprintf(b, "rogue:\n  unified_store_registers: {value: %d, %s}\n", fit.FileBytesPerCore/(r.UnifiedStores*r.RegisterBits/8), src)
+		if u := base.UnifiedStore; u != nil {
+			fmt.Fprintf(b, "unified_store:\n  registers: {value: %d, %s}\n", fit.FileBytesPerCore/(u.Stores*u.RegisterBits/8), src)
 		} else {
 			fmt.Fprintf(b, "register_file_kib: {value: %d, %s}\n", fit.FileBytesPerCore/1024, src)
 		}

@@ -36,7 +36,7 @@ func TestFitRegisters(t *testing.T) {
 		{"mali-t760", 4, func(g *arch.GPU) { g.RegisterAllocPow2, g.RegisterGranule = false, 8 }},
 		{"adreno-640", 128, func(g *arch.GPU) { g.RegisterFileKiB = 96 }},
 		{"adreno-615", 64, func(g *arch.GPU) { g.MaxWarpsPerEngine = 12 }},
-		{"powervr-gx6250", 32, func(g *arch.GPU) { r := *g.Rogue; r.UnifiedStoreRegisters = 1024; g.Rogue = &r }},
+		{"powervr-gx6250", 32, func(g *arch.GPU) { u := *g.UnifiedStore; u.Registers = 1024; g.UnifiedStore = &u }},
 	} {
 		base, err := arch.Lookup(c.base)
 		if err != nil {
@@ -58,10 +58,10 @@ func TestFitRegisters(t *testing.T) {
 			// must then give every point.
 			h := *base
 			h.MaxWarpsPerEngine, h.RegisterGranule, h.RegisterAllocPow2 = fit.WarpSlots, fit.Granule, fit.Pow2
-			if h.Rogue != nil {
-				r := *h.Rogue
-				r.UnifiedStoreRegisters = fit.FileBytesPerCore / (r.UnifiedStores * r.RegisterBits / 8)
-				h.Rogue = &r
+			if h.UnifiedStore != nil {
+				u := *h.UnifiedStore
+				u.Registers = fit.FileBytesPerCore / (u.Stores * u.RegisterBits / 8)
+				h.UnifiedStore = &u
 			} else {
 				h.RegisterFileKiB = fit.FileBytesPerCore / 1024
 			}

@@ -30,17 +30,17 @@ func FitRegisters(sw *probe.RegisterSweep, base *arch.GPU) (RegisterFit, bool) {
 		return RegisterFit{}, false
 	}
 	g := *base
-	if base.Rogue != nil {
-		r := *base.Rogue
-		g.Rogue = &r
+	if base.UnifiedStore != nil {
+		u := *base.UnifiedStore
+		g.UnifiedStore = &u
 	}
 	setFile := func(bytes int) bool {
-		if g.Rogue != nil {
-			per := g.Rogue.UnifiedStores * g.Rogue.RegisterBits / 8
+		if u := g.UnifiedStore; u != nil {
+			per := u.Stores * u.RegisterBits / 8
 			if per <= 0 || bytes%per != 0 {
 				return false
 			}
-			g.Rogue.UnifiedStoreRegisters = bytes / per
+			u.Registers = bytes / per
 			return true
 		}
 		if bytes%1024 != 0 {

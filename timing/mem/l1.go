@@ -84,7 +84,7 @@ func (h *Hierarchy) l1Line(core int, line uint64, write bool, start, end float64
 
 // sequential is the Rogue path (seed 003 §System Memory Access): the
 // hardware resolves a task's accesses one by one in row (lane) order, each
-// transaction at most rogue.burst_bytes and within one cache line, each
+// transaction at most l1.burst_bytes and within one cache line, each
 // holding the L1 for a lookup; a transaction completes no sooner than one
 // service after the one before it. Sixteen threads reading one 128-byte
 // line thus cost one miss plus fifteen hits.

@@ -212,9 +212,9 @@ func New(g *arch.GPU) *Hierarchy {
 		}
 	}
 
-	if g.Rogue != nil {
+	if g.L1 != nil && g.L1.BurstBytes > 0 {
 		p.sequential = true
-		p.burst = g.Rogue.BurstBytes
+		p.burst = g.L1.BurstBytes
 	}
 	h.l1Rate, h.pathRate, h.l2Rate = newRate(p.l1BPC), newRate(p.pathBPC), newRate(p.l2BPC)
 	h.slcRate, h.dramRate = newRate(p.slcBPC), newRate(p.dramBPC)

@@ -103,7 +103,7 @@ func TestRogueOneMissThenHits(t *testing.T) {
 }
 
 // Seed 003 §System Memory Access: a transfer is at most 64 bytes per thread
-// (rogue.burst_bytes); larger vectors split, and a transfer never crosses a
+// (l1.burst_bytes); larger vectors split, and a transfer never crosses a
 // line.
 func TestRogueBursts(t *testing.T) {
 	g := lookup(t, "powervr-gx6250")
