@@ -195,14 +195,8 @@ func (r *parallelRun) flush(wk *worker) bool {
 }
 
 func (r *parallelRun) addCounts(wk *worker) {
-	s, c := &r.d.Stats, &wk.count
-	s.WorkGroups += c.WorkGroups
-	s.Warps += c.Warps
-	s.WarpInsts += c.WarpInsts
-	s.ThreadInsts += c.ThreadInsts
-	s.Blocks += c.Blocks
-	s.addOutOfBounds(c.LocalOutOfBounds, c.LocalOutOfBoundsSite)
-	*c = Stats{}
+	r.d.Stats.Add(wk.count)
+	wk.count = Stats{}
 }
 
 // checkpoint stops the run when the dispatch's checkpoint says so.

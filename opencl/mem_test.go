@@ -86,7 +86,13 @@ func TestImageHostKernels(t *testing.T) {
 
 func memContext(t *testing.T) (*Context, *Queue, *[]CommandRecord) {
 	t.Helper()
-	p, err := NewPlatform([]string{"mali-g52"})
+	return memContextOn(t, "mali-g52")
+}
+
+// memContextOn is memContext on the given GPU.
+func memContextOn(t *testing.T, gpu string) (*Context, *Queue, *[]CommandRecord) {
+	t.Helper()
+	p, err := NewPlatform([]string{gpu})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -232,20 +238,7 @@ func TestMemRects(t *testing.T) {
 // as writing it (seed 000: its driver copies entire buffers).
 func TestMapCost(t *testing.T) {
 	for _, gpu := range []string{"adreno-640", "mali-g52"} {
-		p, err := NewPlatform([]string{gpu})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var recs []CommandRecord
-		p.Recorder = func(r CommandRecord) { recs = append(recs, r) }
-		ctx, err := p.NewContext(p.Devices)
-		if err != nil {
-			t.Fatal(err)
-		}
-		q, err := ctx.NewQueue(p.Devices[0], QueueProfiling)
-		if err != nil {
-			t.Fatal(err)
-		}
+		ctx, q, records := memContextOn(t, gpu)
 		const size = 1 << 20
 		b, err := ctx.NewBuffer(0, size, nil)
 		wantStatus(t, "buffer", err, Success)
@@ -255,11 +248,12 @@ func TestMapCost(t *testing.T) {
 		wantStatus(t, "unmap", err, Success)
 		q.Read(b, 0, make([]byte, size))
 		q.Write(b, 0, make([]byte, size))
+		recs := *records
 		if len(recs) != 4 {
 			t.Fatalf("%s: %d records, want 4", gpu, len(recs))
 		}
 		mapRec, unmapRec, read, write := recs[0], recs[1], recs[2], recs[3]
-		if p.Devices[0].GPU.HostCopy.ZeroCopy {
+		if q.Device.GPU.HostCopy.ZeroCopy {
 			if mapRec.TimeNS != 0 || unmapRec.TimeNS != 0 || mapRec.Bytes != 0 || unmapRec.Bytes != 0 {
 				t.Errorf("%s (zero-copy): map %v ns %d B, unmap %v ns %d B; want nothing", gpu, mapRec.TimeNS, mapRec.Bytes, unmapRec.TimeNS, unmapRec.Bytes)
 			}
