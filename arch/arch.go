@@ -75,21 +75,21 @@ type GPU struct {
 	Pipes []Pipe             `yaml:"pipes" doc:"execution pipes of one engine"`
 	Ops   map[string]*OpCost `yaml:"ops" doc:"cost of each operation class"`
 
-	L1           *L1          `yaml:"l1" opt:"" doc:"first-level data cache per core (absent: global loads go straight to L2)"`
-	TextureCache TextureCache `yaml:"texture_cache" doc:"texture cache, one per texture unit"`
-	L2           L2           `yaml:"l2" doc:"GPU-wide last-level cache"`
-	SLC          *SLC         `yaml:"slc" opt:"" doc:"system-level cache of the SoC, between L2 and DRAM"`
-	DRAM         DRAM         `yaml:"dram" doc:"main memory"`
-	TLB          TLB          `yaml:"tlb" doc:"GPU address translation"`
-	LocalMemory  LocalMemory  `yaml:"local_memory" doc:"work-group local (shared) memory"`
-	Atomics      Atomics      `yaml:"atomics" doc:"atomic operations"`
+	L1           *L1           `yaml:"l1" opt:"" doc:"first-level data cache per core (absent: global loads go straight to L2)"`
+	TextureCache TextureCache  `yaml:"texture_cache" doc:"texture cache, one per texture unit"`
+	L2           L2            `yaml:"l2" doc:"GPU-wide last-level cache"`
+	SLC          *SLC          `yaml:"slc" opt:"" doc:"system-level cache of the SoC, between L2 and DRAM"`
+	DRAM         DRAM          `yaml:"dram" doc:"main memory"`
+	TLB          TLB           `yaml:"tlb" doc:"GPU address translation"`
+	LocalMemory  LocalMemory   `yaml:"local_memory" doc:"work-group local (shared) memory"`
+	Atomics      Atomics       `yaml:"atomics" doc:"atomic operations"`
 	UnifiedStore *UnifiedStore `yaml:"unified_store" opt:"" doc:"a register file of stores shared by groups of pipes (Rogue), instead of register_file_kib"`
-	AsyncCopy    *AsyncCopy   `yaml:"async_copy" opt:"" doc:"a burst path for async_work_group_copy (absent: one bulk transfer)"`
-	HostCopy     HostCopy     `yaml:"host_copy" doc:"copies between host and GPU buffers"`
-	Texture      Texture      `yaml:"texture" doc:"texture units"`
-	Geometry     Geometry     `yaml:"geometry" doc:"fixed-function geometry front end"`
-	Tiling       Tiling       `yaml:"tiling" doc:"tile-based rendering"`
-	Raster       Raster       `yaml:"raster" doc:"fixed-function pixel back end"`
+	AsyncCopy    *AsyncCopy    `yaml:"async_copy" opt:"" doc:"a burst path for async_work_group_copy (absent: one bulk transfer)"`
+	HostCopy     HostCopy      `yaml:"host_copy" doc:"copies between host and GPU buffers"`
+	Texture      Texture       `yaml:"texture" doc:"texture units"`
+	Geometry     Geometry      `yaml:"geometry" doc:"fixed-function geometry front end"`
+	Tiling       Tiling        `yaml:"tiling" doc:"tile-based rendering"`
+	Raster       Raster        `yaml:"raster" doc:"fixed-function pixel back end"`
 
 	Execution        Execution        `yaml:"execution" doc:"ALU result and barrier latencies (the ops table gives throughput)"`
 	InstructionCache InstructionCache `yaml:"instruction_cache" doc:"instruction cache per core"`
@@ -424,9 +424,9 @@ type AdrenoParams struct {
 
 // RogueParams are Rogue-only parameters.
 type RogueParams struct {
-	CommonStoreBanks      int `yaml:"common_store_banks" min:"1" max:"64" unit:"banks" doc:"common store (local memory) banks"`
-	CommonStoreBankBits   int `yaml:"common_store_bank_bits" min:"8" max:"4096" unit:"bits" doc:"width of one common store bank"`
-	InstructionBits       int `yaml:"instruction_bits" min:"8" max:"1024" unit:"bits" doc:"average size of one instruction"`
+	CommonStoreBanks    int `yaml:"common_store_banks" min:"1" max:"64" unit:"banks" doc:"common store (local memory) banks"`
+	CommonStoreBankBits int `yaml:"common_store_bank_bits" min:"8" max:"4096" unit:"bits" doc:"width of one common store bank"`
+	InstructionBits     int `yaml:"instruction_bits" min:"8" max:"1024" unit:"bits" doc:"average size of one instruction"`
 }
 
 // Op returns the cost of an operation class and whether the table has it.

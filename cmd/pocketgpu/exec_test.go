@@ -105,14 +105,7 @@ func TestExecReportMatchesRun(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s%s", code, out, errOut)
 	}
-	data, err := os.ReadFile(report)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var rep execReport
-	if err := json.Unmarshal(data, &rep); err != nil {
-		t.Fatalf("report is not JSON: %v", err)
-	}
+	rep := readExecReport(t, report)
 	// Two kernels, then the read of the result.
 	var kernels []float64
 	for i, c := range rep.Commands {
@@ -397,15 +390,7 @@ func TestExecDetail(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("%s: exit %d: %s%s", mode, code, out, errOut)
 		}
-		data, err := os.ReadFile(report)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var rep execReport
-		if err := json.Unmarshal(data, &rep); err != nil {
-			t.Fatal(err)
-		}
-		runs[mode], outs[mode] = rep, out
+		runs[mode], outs[mode] = readExecReport(t, report), out
 	}
 	if outs["auto"] != outs["full"] || outs["env"] != outs["full"] {
 		t.Errorf("the program's output differs:\n--detail auto:\n%s\n--detail full:\n%s\nPOCKETGPU_DETAIL=full:\n%s", outs["auto"], outs["full"], outs["env"])
@@ -460,14 +445,7 @@ func TestExecLocalOutOfBounds(t *testing.T) {
 	if !strings.Contains(errOut, "warning: kernel shift: 4 local-memory accesses") || !strings.Contains(errOut, "program.cl:4") {
 		t.Errorf("no warning naming program.cl:4:\n%s", errOut)
 	}
-	data, err := os.ReadFile(report)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var rep execReport
-	if err := json.Unmarshal(data, &rep); err != nil {
-		t.Fatal(err)
-	}
+	rep := readExecReport(t, report)
 	var n uint64
 	for _, c := range rep.Commands {
 		n += c.LocalOutOfBounds
@@ -479,4 +457,18 @@ func TestExecLocalOutOfBounds(t *testing.T) {
 	if code != 3 || !strings.Contains(out, "the kernel failed") || !strings.Contains(errOut, "GPU fault in kernel shift") || !strings.Contains(errOut, "program.cl:4") {
 		t.Errorf("--strict: exit %d, printed %q\n%s\nwant the kernel to fault at program.cl:4", code, out, errOut)
 	}
+}
+
+// readExecReport reads the JSON report exec --report wrote to path.
+func readExecReport(t *testing.T, path string) execReport {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep execReport
+	if err := json.Unmarshal(data, &rep); err != nil {
+		t.Fatalf("%s is not exec's JSON report: %v", path, err)
+	}
+	return rep
 }
