@@ -108,6 +108,9 @@ type GPU struct {
 	File string `yaml:"-"`
 
 	sources map[string]string // parameter path -> source
+	// fitted: parameter (or section) path -> the validate figures its
+	// value was taken from or backed out of (fitted: [ID, ...]).
+	fitted  map[string][]string
 	origins map[string]origin // parameter path -> where it was set
 }
 

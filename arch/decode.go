@@ -131,7 +131,7 @@ type decoder struct {
 // base resolves the `base:` key, returning a fresh copy of the base GPU (or an
 // empty GPU when there is none).
 func (d *decoder) base(doc *yaml.Node, o parseOpts) (*GPU, error) {
-	g := &GPU{sources: map[string]string{}, origins: map[string]origin{}}
+	g := &GPU{sources: map[string]string{}, origins: map[string]origin{}, fitted: map[string][]string{}}
 	for i := 0; i+1 < len(doc.Content); i += 2 {
 		k, v := doc.Content[i], doc.Content[i+1]
 		if k.Value != "base" {
@@ -241,11 +241,19 @@ func (d *decoder) mapping(node *yaml.Node, v reflect.Value, path, inherited stri
 			}
 			src = s
 		}
+		if k.Value == "fitted" && !root {
+			// A section fitted as a whole (an op's cost, say).
+			ids, err := d.fittedIDs(node.Content[i+1], joinPath(path, "fitted"))
+			if err != nil {
+				return err
+			}
+			d.g.fitted[path] = ids
+		}
 	}
 	for i := 0; i+1 < len(node.Content); i += 2 {
 		k, val := node.Content[i], node.Content[i+1]
 		key := k.Value
-		if key == "source" || (root && key == "base") {
+		if key == "source" || (root && key == "base") || (key == "fitted" && !root) {
 			continue
 		}
 		m, ok := fieldByKey(v.Type(), key)
@@ -273,7 +281,7 @@ func (d *decoder) unknownField(k *yaml.Node, path string, t reflect.Type, root b
 	if root {
 		allowed = append([]string{"base", "source"}, allowed...)
 	} else {
-		allowed = append(allowed, "source")
+		allowed = append(allowed, "source", "fitted")
 	}
 	return d.errAt(k, full, "unknown field%s; allowed here: %s", suggest.DidYouMean(key, allowed), strings.Join(allowed, ", "))
 }
@@ -316,8 +324,13 @@ func (d *decoder) field(node *yaml.Node, fv reflect.Value, path string, m fieldM
 	return d.errAt(node, path, "internal: unsupported field type %s", m.typ)
 }
 
-// clear forgets the sources of a path and everything under it.
+// clear forgets the sources (and fits) of a path and everything under it.
 func (d *decoder) clear(path string) {
+	for p := range d.g.fitted {
+		if p == path || strings.HasPrefix(p, path+".") {
+			delete(d.g.fitted, p)
+		}
+	}
 	for p := range d.g.sources {
 		if p == path || strings.HasPrefix(p, path+".") {
 			delete(d.g.sources, p)
@@ -330,6 +343,7 @@ func (d *decoder) clear(path string) {
 func (d *decoder) leaf(node *yaml.Node, fv reflect.Value, path string, m fieldMeta, src string) error {
 	val := node
 	explicit := ""
+	var fitted []string
 	if node.Kind == yaml.MappingNode {
 		haveValue := false
 		for i := 0; i+1 < len(node.Content); i += 2 {
@@ -343,8 +357,14 @@ func (d *decoder) leaf(node *yaml.Node, fv reflect.Value, path string, m fieldMe
 					return err
 				}
 				explicit = s
+			case "fitted":
+				ids, err := d.fittedIDs(v, path+".fitted")
+				if err != nil {
+					return err
+				}
+				fitted = ids
 			default:
-				return d.errAt(k, path, "a parameter is a plain value or {value: V, source: \"...\"}; %q is not allowed in it", k.Value)
+				return d.errAt(k, path, "a parameter is a plain value or {value: V, source: \"...\", fitted: [FIGURE, ...]}; %q is not allowed in it", k.Value)
 			}
 		}
 		if !haveValue {
@@ -365,7 +385,28 @@ func (d *decoder) leaf(node *yaml.Node, fv reflect.Value, path string, m fieldMe
 	if err := d.assign(val, fv, path, m); err != nil {
 		return err
 	}
+	// A value set here replaces the one a fit was made for.
+	delete(d.g.fitted, path)
+	if fitted != nil {
+		d.g.fitted[path] = fitted
+	}
 	return d.setSource(val, path, explicit, src)
+}
+
+// fittedIDs reads `fitted: [ID, ...]`: the validate figures a value was
+// taken from or backed out of.
+func (d *decoder) fittedIDs(n *yaml.Node, path string) ([]string, error) {
+	if n.Kind != yaml.SequenceNode || len(n.Content) == 0 {
+		return nil, d.errAt(n, path, "want a list of the figure ids (bench/figures.yaml) the value was fitted to, like [a640-l2-latency], got %s", describe(n))
+	}
+	var ids []string
+	for _, e := range n.Content {
+		if e.Kind != yaml.ScalarNode || strings.TrimSpace(e.Value) == "" || isNull(e) {
+			return nil, d.errAt(e, path, "want a figure id, got %s", describe(e))
+		}
+		ids = append(ids, strings.TrimSpace(e.Value))
+	}
+	return ids, nil
 }
 
 func (d *decoder) setSource(n *yaml.Node, path, explicit, section string) error {

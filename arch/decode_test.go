@@ -3,6 +3,7 @@ package arch
 import (
 	"errors"
 	"math"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -117,6 +118,9 @@ func TestParseErrors(t *testing.T) {
 		{"negative clock", "base: mali-g52\nclock_mhz: -5\n", 2, "clock_mhz", "-5 is out of range; allowed: 1 to 10000"},
 		{"huge", "base: mali-g52\ncores: 99999999999\n", 2, "cores", "far out of range"},
 		{"warp not power of two", "base: mali-g52\nwarp_sizes: [6]\n", 2, "warp_sizes[0]", "not a power of two"},
+		{"fitted not a list", "base: mali-g52\ncores: {value: 2, source: s, fitted: g52-cores}\n", 2, "cores.fitted", "want a list of the figure ids"},
+		{"fitted empty id", "base: mali-g52\ncores: {value: 2, source: s, fitted: [\"\"]}\n", 2, "cores.fitted", "want a figure id"},
+		{"fitted in value map typo", "base: mali-g52\ncores: {value: 2, fited: [x]}\n", 2, "cores", "fitted: [FIGURE, ...]"},
 		{"warp sizes order", "base: adreno-640\nwarp_sizes: [128, 64]\n", 2, "warp_sizes[1]", "ascending"},
 		{"cache smaller than line", "base: mali-g52\nl2: {size_kib: 1, line_bytes: 2048}\n", 2, "l2.size_kib", "smaller than one 2048-byte line"},
 		{"cache not multiple", "base: mali-g52\ntexture_cache: {ways: 3}\n", 2, "texture_cache.ways", "multiple of line_bytes × ways"},
@@ -221,5 +225,33 @@ func TestValidateGoBuiltGPU(t *testing.T) {
 	}
 	if err := (*GPU)(nil).Validate(); err == nil {
 		t.Fatal("nil GPU validated")
+	}
+}
+
+// A parameter (or a section, such as an op's cost) says which validate
+// figures its value was fitted to (issue 25: those figures calibrate the
+// description rather than test it).
+func TestFitted(t *testing.T) {
+	g, err := Parse([]byte(`
+base: mali-g52
+l2:
+  latency_cycles: {value: 90, source: "backed out of the chase", fitted: [g52-l2-latency, g52-l2-step]}
+ops:
+  fp32_fma: {pipes: [fma], rate: 1, source: "s", fitted: [g52-fp32-fma]}
+`), "my.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string][]string{"g52-l2-latency": {"l2.latency_cycles"}, "g52-l2-step": {"l2.latency_cycles"}, "g52-fp32-fma": {"ops.fp32_fma"}}
+	if got := g.Fitted(); !reflect.DeepEqual(got, want) {
+		t.Errorf("fitted %v, want %v", got, want)
+	}
+	if s := g.Source("l2.latency_cycles"); s != "user: my.yaml (backed out of the chase)" {
+		t.Errorf("source %q", s)
+	}
+	for _, p := range g.Params() {
+		if strings.HasSuffix(p.Path, ".fitted") {
+			t.Errorf("fitted listed as a parameter: %+v", p)
+		}
 	}
 }
