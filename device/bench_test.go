@@ -85,6 +85,13 @@ func benchFunctional(b *testing.B, g *arch.GPU, bc functionalBenchCase, threads 
 // bindBenchArgs allocates and binds a benchmark's arguments from their
 // specs.
 func bindBenchArgs(b testing.TB, dev *Device, k *Kernel, args []string) []Arg {
+	return bindSpecStrings(b, dev, k, args).Args
+}
+
+// bindSpecStrings parses argument specs ("buf:f32:64=iota"), makes their
+// data and binds them to k on dev.
+func bindSpecStrings(b testing.TB, dev *Device, k *Kernel, args []string) *Bound {
+	b.Helper()
 	specs := make([]kernel.Arg, len(args))
 	data := make([][]byte, len(args))
 	for i, s := range args {
@@ -100,7 +107,7 @@ func bindBenchArgs(b testing.TB, dev *Device, k *Kernel, args []string) []Arg {
 	if err != nil {
 		b.Fatal(err)
 	}
-	return bound.Args
+	return bound
 }
 
 // loadBenchKernel loads a functional benchmark case's kernel.

@@ -218,17 +218,7 @@ func TestAsyncCopyBurst(t *testing.T) {
 		if k.LocalBytes() != 2048 {
 			t.Fatalf("%s: %d bytes of local memory, want 2048 (the other kernel's array is not this one's)", entry, k.LocalBytes())
 		}
-		specs := []string{"buf:f32:32768=iota", "buf:f32:4096"}
-		args := make([]kernel.Arg, 2)
-		data := make([][]byte, 2)
-		for i, s := range specs {
-			args[i], _ = kernel.ParseArg(s)
-			data[i], _ = args[i].Materialize(".")
-		}
-		b, err := dev.BindSpecs(k, args, data)
-		if err != nil {
-			t.Fatal(err)
-		}
+		b := bindSpecStrings(t, dev, k, []string{"buf:f32:32768=iota", "buf:f32:4096"})
 		r, err := dev.Time(k, NDRange{Dims: 1, Global: [3]int{4096, 1, 1}, Local: [3]int{64, 1, 1}}, b.Args, Options{})
 		if err != nil {
 			t.Fatal(err)
@@ -258,17 +248,7 @@ func TestPhysicsBarrierLatency(t *testing.T) {
 	run := func(g *arch.GPU) *TimedResult {
 		dev := Open(g)
 		k := loadTestEntry(t, dev, "async.spv", "copy_fixed")
-		var args []kernel.Arg
-		var data [][]byte
-		for _, s := range []string{"buf:f32:32768=iota", "buf:f32:4096"} {
-			a, _ := kernel.ParseArg(s)
-			d, _ := a.Materialize(".")
-			args, data = append(args, a), append(data, d)
-		}
-		b, err := dev.BindSpecs(k, args, data)
-		if err != nil {
-			t.Fatal(err)
-		}
+		b := bindSpecStrings(t, dev, k, []string{"buf:f32:32768=iota", "buf:f32:4096"})
 		r, err := dev.Time(k, NDRange{Dims: 1, Global: [3]int{4096, 1, 1}, Local: [3]int{64, 1, 1}}, b.Args, Options{})
 		if err != nil {
 			t.Fatal(err)

@@ -244,12 +244,7 @@ func (h *Hierarchy) Reset() {
 // the previous kernel first, or its dirty lines stay dirty.
 func (h *Hierarchy) ResetCounters() {
 	h.eachCache((*cache).settle)
-	clear(h.l1Srv)
-	clear(h.path)
-	clear(h.texSrv)
-	clear(h.l2Srv)
-	clear(h.local)
-	h.slcSrv, h.dram, h.atom = server{}, server{}, server{}
+	h.zeroServers()
 	h.lastTLB = 0
 
 	g, c := h.g, &h.c
