@@ -225,6 +225,12 @@ func isNull(n *yaml.Node) bool {
 func (d *decoder) mapping(node *yaml.Node, v reflect.Value, path, inherited string, root bool) error {
 	src := inherited
 	seen := map[string]int{}
+	if !root {
+		// A section set here replaces the one its base was fitted to: the
+		// tag goes with the value (an op's cost, say, restated by a GPU built
+		// on the preset keeps the preset's fit only by saying so again).
+		delete(d.g.fitted, path)
+	}
 	for i := 0; i+1 < len(node.Content); i += 2 {
 		k := node.Content[i]
 		if k.Kind != yaml.ScalarNode {
