@@ -222,6 +222,23 @@ type Check struct {
 	Held *bool `json:"held,omitempty"`
 	// Second is the second kernel's measurement, for figures that name one.
 	Second *SecondCheck `json:"second_kernel,omitempty"`
+	// Calibrated: a parameter of the description the figure ran on (or of
+	// the other GPU's, for a figure over another) was fitted to it — its
+	// value written in from the figure or backed out of it, which the
+	// description says with `fitted: [ID]` beside the parameter's source
+	// (arch.GPU.Fitted). Such a figure shows the description was written
+	// down right; a predicted one (not calibrated) tests the model.
+	// FittedBy names those parameters ("adreno-640 l2.latency_cycles").
+	Calibrated bool     `json:"calibrated"`
+	FittedBy   []string `json:"fitted_by,omitempty"`
+}
+
+// Kind is "calibrated" or "predicted" (see Calibrated).
+func (c Check) Kind() string {
+	if c.Calibrated {
+		return "calibrated"
+	}
+	return "predicted"
 }
 
 // SecondCheck is a figure's quantity as its second kernel measures it.
@@ -267,6 +284,11 @@ type Validation struct {
 	Numeric        int     `json:"numeric"`
 	Comparative    int     `json:"comparative"`
 	Held           int     `json:"comparative_held"`
+	// Calibrated and Predicted are the same summary over the figures a
+	// parameter was fitted to and over the others (Check.Calibrated): the
+	// predicted MAPE is the one that says how well the model predicts.
+	Calibrated Subset `json:"calibrated"`
+	Predicted  Subset `json:"predicted"`
 	// Skipped are figures that need a GPU this run does not validate.
 	Skipped []Skip `json:"skipped,omitempty"`
 	// SecondKernels counts the figures measured by a second kernel too;
@@ -275,6 +297,62 @@ type Validation struct {
 	SecondKernels   int `json:"second_kernels"`
 	SecondAgree     int `json:"second_agree"`
 	SecondExplained int `json:"second_explained"`
+}
+
+// Subset summarises some of a validation's figures: the MAPE of its
+// numeric figures, the largest error and the figure it is on, and how many
+// of its comparative figures hold.
+type Subset struct {
+	Numeric        int     `json:"numeric"`
+	MAPE           float64 `json:"mape_pct"`
+	MaxAbsErrorPct float64 `json:"max_abs_error_pct"`
+	Largest        string  `json:"largest_error_figure,omitempty"`
+	Comparative    int     `json:"comparative"`
+	Held           int     `json:"comparative_held"`
+}
+
+// subset summarises the checks that keep says to.
+func subset(checks []Check, keep func(Check) bool) Subset {
+	var s Subset
+	sum := 0.0
+	for _, c := range checks {
+		if !keep(c) {
+			continue
+		}
+		if c.Comparative() {
+			s.Comparative++
+			if c.Within {
+				s.Held++
+			}
+			continue
+		}
+		s.Numeric++
+		e := math.Abs(c.ErrorPct)
+		sum += e
+		if s.Largest == "" || e > s.MaxAbsErrorPct {
+			s.MaxAbsErrorPct, s.Largest = e, c.ID
+		}
+	}
+	if s.Numeric > 0 {
+		s.MAPE = sum / float64(s.Numeric)
+	}
+	return s
+}
+
+// fittedBy lists the parameters of g (and of h, the GPU a figure over
+// another reads its divisor on) fitted to figure id, each after its GPU.
+func fittedBy(id string, g, h *arch.GPU) []string {
+	gpus := []*arch.GPU{g}
+	if h != nil && h != g {
+		gpus = append(gpus, h)
+	}
+	var out []string
+	for _, x := range gpus {
+		for _, p := range x.Fitted()[id] {
+			out = append(out, x.ID+" "+p)
+		}
+	}
+	return out
 }
 
 // as is the preset whose figures apply to g: its own id, or, for a user's
@@ -469,6 +547,8 @@ func compare(figs []Figure, gpus []*arch.GPU, results []*Result) (*Validation, e
 			}
 			e := 100 * (sim - f.Published) / f.Published
 			c := Check{Figure: f, On: g.ID, Simulated: sim, ErrorPct: e, Within: f.Holds(sim)}
+			c.FittedBy = fittedBy(f.ID, g, h)
+			c.Calibrated = len(c.FittedBy) > 0
 			if h != g {
 				c.OverOn = h.ID
 			}
@@ -518,6 +598,8 @@ func compare(figs []Figure, gpus []*arch.GPU, results []*Result) (*Validation, e
 	if v.Numeric > 0 {
 		v.MAPE = sum / float64(v.Numeric)
 	}
+	v.Calibrated = subset(v.Figures, func(c Check) bool { return c.Calibrated })
+	v.Predicted = subset(v.Figures, func(c Check) bool { return !c.Calibrated })
 	return v, nil
 }
 

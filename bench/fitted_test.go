@@ -1,6 +1,8 @@
 package bench
 
 import (
+	"math"
+	"slices"
 	"testing"
 
 	"github.com/pocketgpu/pocketgpu/arch"
@@ -35,4 +37,76 @@ func TestFittedNamesFigures(t *testing.T) {
 			t.Errorf("figure %s was measured on %s, whose description does not carry its fitted tag (%s's does)", tg.figure, gpu, tg.gpu)
 		}
 	}
+}
+
+// TestCompareCalibratedPredicted: a figure a parameter of the GPU is
+// fitted to is calibrated, the others predicted; the tag, not a list kept
+// here, decides (a description that restates the parameter without it
+// moves the figure to predicted, one that adds it moves a figure to
+// calibrated), and each MAPE is over its own figures.
+func TestCompareCalibratedPredicted(t *testing.T) {
+	figs := []Figure{
+		{ID: "a640-l2-latency", GPU: "adreno-640", Test: "rates", Metric: "m", Published: 10, TolerancePct: 50},
+		{ID: "free", GPU: "adreno-640", Test: "rates", Metric: "n", Published: 10, TolerancePct: 50},
+		{ID: "a640-vs-a530-l2-bw", GPU: "adreno-640", Test: "rates", Metric: "m", Over: "n", Relation: "less", Published: 1},
+	}
+	results := func(id string) []*Result {
+		return []*Result{{Test: "rates", GPU: id, Metrics: map[string]float64{"m": 11, "n": 13}}}
+	}
+	check := func(g *arch.GPU) *Validation {
+		t.Helper()
+		v, err := compare(figs, []*arch.GPU{g}, results(g.ID))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	kinds := func(v *Validation) []string {
+		var out []string
+		for _, c := range v.Figures {
+			out = append(out, c.Kind())
+		}
+		return out
+	}
+
+	v := check(lookupGPU(t, "adreno-640"))
+	if got, want := kinds(v), []string{"calibrated", "predicted", "calibrated"}; !slices.Equal(got, want) {
+		t.Errorf("kinds %v, want %v", got, want)
+	}
+	if fb := v.Figures[0].FittedBy; !slices.Equal(fb, []string{"adreno-640 l2.latency_cycles"}) {
+		t.Errorf("fitted_by %v", fb)
+	}
+	want := Subset{Numeric: 1, MAPE: 10, MaxAbsErrorPct: 10, Largest: "a640-l2-latency", Comparative: 1, Held: 1}
+	if !approxSubset(v.Calibrated, want) {
+		t.Errorf("calibrated %+v, want %+v", v.Calibrated, want)
+	}
+	want = Subset{Numeric: 1, MAPE: 30, MaxAbsErrorPct: 30, Largest: "free"}
+	if !approxSubset(v.Predicted, want) {
+		t.Errorf("predicted %+v, want %+v", v.Predicted, want)
+	}
+	if math.Abs(v.MAPE-20) > 1e-9 || v.Numeric != 2 {
+		t.Errorf("overall MAPE %v over %d, want 20 over 2", v.MAPE, v.Numeric)
+	}
+
+	// The latency restated without its tag: the figure is predicted now.
+	v = check(userGPU(t, "base: adreno-640\nl2:\n  latency_cycles: {value: 24, source: \"measured elsewhere\"}\n"))
+	if got, want := kinds(v), []string{"predicted", "predicted", "calibrated"}; !slices.Equal(got, want) {
+		t.Errorf("untagged: kinds %v, want %v", got, want)
+	}
+	if v.Predicted.Numeric != 2 || math.Abs(v.Predicted.MAPE-20) > 1e-9 || v.Calibrated.Numeric != 0 || v.Calibrated.MAPE != 0 {
+		t.Errorf("untagged: predicted %+v, calibrated %+v", v.Predicted, v.Calibrated)
+	}
+	// A parameter tagged with the other figure makes it calibrated.
+	v = check(userGPU(t, "base: adreno-640\nclock_mhz: {value: 585, source: \"s\", fitted: [free]}\n"))
+	if got, want := kinds(v), []string{"calibrated", "calibrated", "calibrated"}; !slices.Equal(got, want) {
+		t.Errorf("tagged: kinds %v, want %v", got, want)
+	}
+	if v.Predicted.Numeric != 0 || v.Calibrated.Numeric != 2 {
+		t.Errorf("tagged: predicted %+v, calibrated %+v", v.Predicted, v.Calibrated)
+	}
+}
+
+func approxSubset(a, b Subset) bool {
+	return a.Numeric == b.Numeric && math.Abs(a.MAPE-b.MAPE) < 1e-9 && math.Abs(a.MaxAbsErrorPct-b.MaxAbsErrorPct) < 1e-9 &&
+		a.Largest == b.Largest && a.Comparative == b.Comparative && a.Held == b.Held
 }

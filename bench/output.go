@@ -335,10 +335,12 @@ td.n { text-align: right; } .bad { color: #b00; }
 {{end}}
 {{with .Validation}}
 <h2 id="validation">Published figures against the simulator</h2>
-<p>Mean absolute percentage error: <b>{{printf "%.1f" .MAPE}}%</b> over {{.Numeric}} figures (largest {{printf "%.1f" .MaxAbsErrorPct}}%).{{if .Comparative}} {{.Held}} of {{.Comparative}} comparative figures hold.{{end}}</p>
+<p>Predicted figures (no parameter was fitted to them): mean absolute percentage error <b>{{printf "%.1f" .Predicted.MAPE}}%</b> over {{.Predicted.Numeric}} figures{{if .Predicted.Largest}} (largest {{printf "%.1f" .Predicted.MaxAbsErrorPct}}%, {{.Predicted.Largest}}){{end}}.{{if .Predicted.Comparative}} {{.Predicted.Held}} of {{.Predicted.Comparative}} comparative figures hold.{{end}}</p>
+<p>Calibrated figures (a parameter was fitted to them): <b>{{printf "%.1f" .Calibrated.MAPE}}%</b> over {{.Calibrated.Numeric}} figures{{if .Calibrated.Largest}} (largest {{printf "%.1f" .Calibrated.MaxAbsErrorPct}}%, {{.Calibrated.Largest}}){{end}}.{{if .Calibrated.Comparative}} {{.Calibrated.Held}} of {{.Calibrated.Comparative}} comparative figures hold.{{end}}</p>
+<p>All: <b>{{printf "%.1f" .MAPE}}%</b> over {{.Numeric}} figures (largest {{printf "%.1f" .MaxAbsErrorPct}}%).{{if .Comparative}} {{.Held}} of {{.Comparative}} comparative figures hold.{{end}}</p>
 <table>
-<tr><th>figure</th><th>GPU</th><th>source</th><th>published</th><th>simulated</th><th>unit</th><th>error</th></tr>
-{{range .Figures}}<tr><td>{{.ID}}</td><td>{{.On}}</td><td>{{.Source}}</td><td class="n">{{.Expected}}</td><td class="n">{{num .Simulated}}</td><td>{{.Unit}}</td><td class="n{{if not .Within}} bad{{end}}">{{.Verdict}}</td></tr>
+<tr><th>figure</th><th>GPU</th><th>kind</th><th>source</th><th>published</th><th>simulated</th><th>unit</th><th>error</th></tr>
+{{range .Figures}}<tr><td>{{.ID}}</td><td>{{.On}}</td><td title="{{range .FittedBy}}{{.}}; {{end}}">{{.Kind}}</td><td>{{.Source}}</td><td class="n">{{.Expected}}</td><td class="n">{{num .Simulated}}</td><td>{{.Unit}}</td><td class="n{{if not .Within}} bad{{end}}">{{.Verdict}}</td></tr>
 {{end}}</table>
 {{range .Skipped}}<p class="doc">skipped {{.ID}} on {{.On}}: {{.Reason}}</p>
 {{end}}
