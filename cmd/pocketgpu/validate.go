@@ -151,7 +151,6 @@ func writeValidation(w io.Writer, v *bench.Validation) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	fmt.Fprintln(w)
 	for _, s := range []struct {
 		kind string
 		s    bench.Subset
