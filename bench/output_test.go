@@ -133,13 +133,14 @@ func TestChartsAndIndex(t *testing.T) {
 	if err != nil || !bytes.Contains(svg, []byte("<svg")) || !bytes.Contains(svg, []byte("FP32 fma()")) {
 		t.Errorf("rates.svg: %v, %.80q", err, svg)
 	}
-	v := &Validation{Figures: []Check{{Figure: Figure{ID: "g52-x", GPU: "mali-g52", Source: "seed 000 §Memory Pipeline", Published: 2, Unit: "x"}, On: "mali-g52", Simulated: 2.2, ErrorPct: 10}}, MAPE: 10}
+	v := &Validation{Figures: []Check{{Figure: Figure{ID: "g52-x", GPU: "mali-g52", Source: "seed 000 §Memory Pipeline", Published: 2, Unit: "x"}, On: "mali-g52", Simulated: 2.2, ErrorPct: 10}}, MAPE: 10,
+		Predicted: Subset{Numeric: 1, MAPE: 10, MaxAbsErrorPct: 10, Largest: "g52-x"}}
 	idx, err := WriteIndex(dir, IndexPage{Title: "t", GPUs: []string{"mali-g52", "adreno-640"}, Results: res, Validation: v})
 	if err != nil {
 		t.Fatal(err)
 	}
 	html, _ := os.ReadFile(idx)
-	for _, want := range []string{`<img src="latency-global.png"`, `<img src="rates.png"`, "seed 000 §Memory Pipeline", "10.0%", "Mean absolute percentage error: <b>10.0%</b>"} {
+	for _, want := range []string{`<img src="latency-global.png"`, `<img src="rates.png"`, "seed 000 §Memory Pipeline", "10.0%", "mean absolute percentage error <b>10.0%</b> over 1 figures (largest 10.0%, g52-x)", "All: <b>10.0%</b>", "<td title=\"\">predicted</td>"} {
 		if !bytes.Contains(html, []byte(want)) {
 			t.Errorf("index.html lacks %q", want)
 		}
