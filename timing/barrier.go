@@ -50,15 +50,36 @@ func (e *Engine) tryRelease(wg *wgState) {
 		return
 	}
 	at := wg.bar.opens(float64(e.g.Execution.BarrierLatencyCycles))
+	// The executor runs the released warps' next blocks in emu's order
+	// (emu.WorkGroup.Round: the youngest warp that waited first, then the
+	// others by age), so that what they do together (local atomics) comes
+	// out as in a functional run, whatever the order they issue in after.
+	lead := -1
+	for j, w := range wg.warps {
+		if w.waiting {
+			lead = j
+		}
+	}
+	if lead >= 0 {
+		for _, j := range append([]int{lead}, others(len(wg.warps), lead)...) {
+			w := wg.warps[j]
+			if !w.waiting {
+				continue
+			}
+			w.waiting = false
+			w.after = emu.Running
+			if at > w.readyAt {
+				w.readyAt, w.why = at, StallBarrier
+			}
+			w.released = true
+			e.fetchBlock(w)
+		}
+	}
 	for _, w := range wg.warps {
-		if !w.waiting {
+		if !w.released {
 			continue
 		}
-		w.waiting = false
-		w.after = emu.Running
-		if at > w.readyAt {
-			w.readyAt, w.why = at, StallBarrier
-		}
+		w.released = false
 		e.prepare(w)
 		e.wake(w.eng, w.readyAt)
 	}
@@ -66,4 +87,15 @@ func (e *Engine) tryRelease(wg *wgState) {
 	// that reaches its next barrier at once (through a block with nothing
 	// to issue) arrives on top of this barrier's count.
 	wg.bar.reset()
+}
+
+// others lists 0 to n-1 without skip.
+func others(n, skip int) []int {
+	out := make([]int, 0, n)
+	for j := range n {
+		if j != skip {
+			out = append(out, j)
+		}
+	}
+	return out
 }
