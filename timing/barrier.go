@@ -61,7 +61,13 @@ func (e *Engine) tryRelease(wg *wgState) {
 		}
 	}
 	if lead >= 0 {
-		for _, j := range append([]int{lead}, others(len(wg.warps), lead)...) {
+		for k := -1; k < len(wg.warps); k++ {
+			j := k
+			if k < 0 {
+				j = lead
+			} else if k == lead {
+				continue
+			}
 			w := wg.warps[j]
 			if !w.waiting {
 				continue
@@ -87,15 +93,4 @@ func (e *Engine) tryRelease(wg *wgState) {
 	// that reaches its next barrier at once (through a block with nothing
 	// to issue) arrives on top of this barrier's count.
 	wg.bar.reset()
-}
-
-// others lists 0 to n-1 without skip.
-func others(n, skip int) []int {
-	out := make([]int, 0, n)
-	for j := range n {
-		if j != skip {
-			out = append(out, j)
-		}
-	}
-	return out
 }
