@@ -267,6 +267,10 @@ type Texture struct {
 	SamplesPerClock float64 `yaml:"samples_per_clock" min:"0.001" max:"1024" unit:"samples/cycle" doc:"samples per clock of one texture unit"`
 	BytesPerSample  int     `yaml:"bytes_per_sample" min:"1" max:"1024" unit:"B" doc:"bytes one sample returns"`
 	CoresPerUnit    int     `yaml:"cores_per_unit" min:"1" max:"64" unit:"cores" doc:"cores sharing one texture unit (Rogue: a TPU per USC pair)"`
+	// CyclesPerMessage is what the unit spends on each warp's texture
+	// instruction besides its samples: taking the message (its header and
+	// the warp's coordinates) off the core's messaging fabric.
+	CyclesPerMessage float64 `yaml:"cycles_per_message" opt:"" min:"0.001" max:"1024" unit:"cycles" doc:"cycles the texture unit spends taking each warp's texture message (header and coordinates) before its samples, which the samples of that message cannot overlap; absent: none"`
 }
 
 // Tiling schemes (tiling.scheme).

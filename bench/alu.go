@@ -113,7 +113,7 @@ func isBifrost(g *arch.GPU) bool { return g.Bifrost != nil }
 var icache = &Test{
 	Name:    "icache",
 	Title:   "Instruction throughput by loop size (Bifrost instruction cache)",
-	Doc:     "A loop of N FP32 adds (8 accumulators), N from 128 to 2048, on a grid that fills every engine; adds per clock. Throughput dips where the loop body outgrows the per-engine buffer and then the core's instruction cache (seed 000 §Shader Frontend).",
+	Doc:     "A loop of N FP32 adds (8 accumulators), N from 128 to 2048 in steps of 128 (64 past 512 and 1280), on a grid that fills every engine; adds per clock. Throughput dips where the loop body outgrows the per-engine buffer and then the core's instruction cache (seed 000 §Shader Frontend).",
 	Applies: isBifrost,
 	Points:  func(*arch.GPU, Options) int { return len(ILoopSizes) },
 }

@@ -15,16 +15,17 @@ import (
 // and fails when a committed one is stale.
 //
 //go:generate sh -c "for f in latency bandwidth rates chains atomics divergence occupancy lbm lbm3d fx3d wgsize asynccopy cstore; do go run ../cmd/pocketgpu compile --light kernels/$DOLLAR{f}.cl -o kernels/$DOLLAR{f}.spv || exit 1; done"
-//go:generate sh -c "for n in 128 256 512 768 1024 1280 1536 1792 2048; do go run ../cmd/pocketgpu compile --light kernels/iloop.cl -D ADDS=$DOLLAR{n} -o kernels/iloop_$DOLLAR{n}.spv || exit 1; done"
+//go:generate sh -c "for n in 128 256 384 512 576 640 768 1024 1152 1280 1344 1408 1536 1792 2048; do go run ../cmd/pocketgpu compile --light kernels/iloop.cl -D ADDS=$DOLLAR{n} -o kernels/iloop_$DOLLAR{n}.spv || exit 1; done"
 
 //go:embed kernels/*.cl kernels/*.spv
 var kernelFS embed.FS
 
 // ILoopSizes are the loop bodies (FP adds per iteration) of the
 // instruction-cache sweep; each is kernels/iloop.cl built with -D ADDS=N.
-// Past 256 they go in steps of 256, the granularity of seed 000's "512 or
-// fewer" and "exceeds 1280" (§Shader Frontend).
-var ILoopSizes = []int{128, 256, 512, 768, 1024, 1280, 1536, 1792, 2048}
+// Steps of 128 adds, and of 64 just past each of seed 000's dips (§Shader
+// Frontend: "512 or fewer", "exceeds 1280"), so that a dip placed 128 adds
+// late (640 rather than 512) shows, which steps of 256 could not see.
+var ILoopSizes = []int{128, 256, 384, 512, 576, 640, 768, 1024, 1152, 1280, 1344, 1408, 1536, 1792, 2048}
 
 // Module is one prebuilt kernel module of the suite.
 type Module struct {

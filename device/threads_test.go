@@ -1,6 +1,7 @@
 package device
 
 //go:generate go run ../cmd/pocketgpu compile testdata/kernels/chatter.cl -o testdata/kernels/chatter.spv
+//go:generate go run ../cmd/pocketgpu compile testdata/kernels/atomicorder.cl -o testdata/kernels/atomicorder.spv
 
 import (
 	"bytes"

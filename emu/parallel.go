@@ -128,7 +128,7 @@ func (r *parallelRun) work(wk *worker) {
 			}
 		}
 		for {
-			for _, w := range wg.Warps {
+			for _, w := range wg.Round() {
 				if w.status == Running {
 					wk.last = w
 					w.run(slice, &wk.count)

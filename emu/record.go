@@ -99,7 +99,7 @@ func (r *Recorder) Task(i int, step func(warp int, s *Stepped, tr *Trace, printe
 	var run TaskRun
 	more, printed := true, 0
 	for {
-		for j, w := range wg.Warps {
+		for j, w := range wg.Round() {
 			w.Trace = &r.traces[j]
 			for n := 0; n < slice && w.status == Running; n++ {
 				blocks := w.Blocks
@@ -246,7 +246,7 @@ func (d *Dispatch) FinishTask(wg *WorkGroup, tr *Trace) error {
 		d.release(h, wg)
 	}()
 	for {
-		for _, w := range wg.Warps {
+		for _, w := range wg.Round() {
 			if w.status == Running {
 				w.Trace = tr
 				d.lastStepped = w

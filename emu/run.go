@@ -108,7 +108,7 @@ func (d *Dispatch) runWindowed(lo, hi int, report bool) error {
 		}
 		keep := active[:0]
 		for _, wg := range active {
-			for _, w := range wg.Warps {
+			for _, w := range wg.Round() {
 				if w.status == Running {
 					d.lastStepped = w
 					w.run(slice, h.stats)

@@ -3,6 +3,7 @@ package emu
 import (
 	"fmt"
 	"io"
+	"iter"
 
 	"github.com/pocketgpu/pocketgpu/ir"
 )
@@ -23,6 +24,34 @@ type WorkGroup struct {
 	// copies counts, per async copy instruction, the times the work-group
 	// has performed it (see asyncCopy).
 	copies map[*ir.ExtCall]int
+	// lead is 1 + the warp that goes first after the barrier the
+	// work-group passed last (0: none passed yet; see Round).
+	lead int
+}
+
+// Round is the order in which the work-group's warps run (index and
+// warp): the order of their age until a barrier, and after each barrier
+// the youngest warp that waited at it first, then the others by age. A
+// work-group's warps are made in order, so the youngest is the last to
+// reach a barrier that they all reach, the one whose arrival opens it and
+// that the scheduler still holds when it opens; the others are woken
+// after it. Work-items of one warp thus do a work-group's local atomics
+// together and warps take turns (ArchProbe's warp-size method sees the
+// warp boundary in the order of atomic_inc results), the same order in a
+// functional run and a timed one whatever the host threads (the engine
+// releases a barrier in this order too: timing.Engine.tryRelease).
+func (wg *WorkGroup) Round() iter.Seq2[int, *Warp] {
+	return func(yield func(int, *Warp) bool) {
+		lead := wg.lead - 1
+		if lead >= 0 && !yield(lead, wg.Warps[lead]) {
+			return
+		}
+		for j, w := range wg.Warps {
+			if j != lead && !yield(j, w) {
+				return
+			}
+		}
+	}
 }
 
 // host is what one goroutine runs a dispatch's work with: its pool of
@@ -260,7 +289,10 @@ func (wg *WorkGroup) Sync() (done bool, err error) {
 				Err: fmt.Errorf("barrier reached by only some work-items: work-item (%d,%d,%d) finished without reaching it", g[0], g[1], g[2])}
 		}
 	}
-	for _, w := range wg.Warps {
+	for j, w := range wg.Warps {
+		if w.status == AtBarrier {
+			wg.lead = j + 1 // the youngest that waited goes first (Round)
+		}
 		w.status = Running
 	}
 	return false, nil

@@ -190,8 +190,8 @@ func messageCycles(p *ir.Program, g *arch.GPU, w int, pc int32) (ls, tex float64
 	case ir.OpImage:
 		io := &p.Images[in.Aux]
 		if io.Kind != ir.ImageWrite {
-			per := g.Texture.SamplesPerClock / float64(max(g.Texture.CoresPerUnit, 1))
-			return 0, float64(w) / math.Max(per, 1e-9)
+			units := 1 / float64(max(g.Texture.CoresPerUnit, 1))
+			return 0, (g.Texture.CyclesPerMessage + float64(w)/math.Max(g.Texture.SamplesPerClock, 1e-9)) / units
 		}
 		bytes = 4 * max(io.N, 1)
 	case ir.OpCopyMemory:

@@ -50,15 +50,42 @@ func (e *Engine) tryRelease(wg *wgState) {
 		return
 	}
 	at := wg.bar.opens(float64(e.g.Execution.BarrierLatencyCycles))
+	// The executor runs the released warps' next blocks in emu's order
+	// (emu.WorkGroup.Round: the youngest warp that waited first, then the
+	// others by age), so that what they do together (local atomics) comes
+	// out as in a functional run, whatever the order they issue in after.
+	lead := -1
+	for j, w := range wg.warps {
+		if w.waiting {
+			lead = j
+		}
+	}
+	if lead >= 0 {
+		for k := -1; k < len(wg.warps); k++ {
+			j := k
+			if k < 0 {
+				j = lead
+			} else if k == lead {
+				continue
+			}
+			w := wg.warps[j]
+			if !w.waiting {
+				continue
+			}
+			w.waiting = false
+			w.after = emu.Running
+			if at > w.readyAt {
+				w.readyAt, w.why = at, StallBarrier
+			}
+			w.released = true
+			e.fetchBlock(w)
+		}
+	}
 	for _, w := range wg.warps {
-		if !w.waiting {
+		if !w.released {
 			continue
 		}
-		w.waiting = false
-		w.after = emu.Running
-		if at > w.readyAt {
-			w.readyAt, w.why = at, StallBarrier
-		}
+		w.released = false
 		e.prepare(w)
 		e.wake(w.eng, w.readyAt)
 	}

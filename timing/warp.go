@@ -38,6 +38,7 @@ type warpState struct {
 	nextWhy     Cause       // what the next group's inputs wait for (its readiness is in the scheduler)
 	pos         int         // index in eng.sched.warps
 	waiting     bool        // at a barrier
+	released    bool        // just released from one (tryRelease)
 	fetched     bool        // the next group's code has been fetched
 	copying     bool        // an itemCopy holds the warp until its stores are done
 	finished    bool

@@ -124,7 +124,8 @@ func stream(h *Hierarchy, g *arch.GPU, kind Kind, cores, footprint, bytesPerLane
 // can work their expected times out by hand: a 1000 MHz clock; an L1 of
 // 1 KiB, 64-byte lines, 2 ways (8 sets), 10 cycles, 32 B/cycle, a warp's
 // 8 lanes a cycle; a texture
-// cache of 1 KiB, 4 ways, 70 cycles, 2 samples per clock; an L2 of 4 KiB
+// cache of 1 KiB, 4 ways, 70 cycles, 2 samples per clock after a cycle
+// per message; an L2 of 4 KiB
 // in 2 slices of 2 ways (16 sets each), 20 cycles, 16 B/cycle per slice
 // and 8 B/cycle per core path; no SLC; DRAM of 32 bits × 2000 MT/s at 50%
 // efficiency (4 GB/s achieved: 4 B/cycle) and 100 ns (100 cycles); a TLB
@@ -135,7 +136,7 @@ const unitYAML = `base: mali-g52
 clock_mhz: 1000
 l1: {size_kib: 1, line_bytes: 64, ways: 2, latency_cycles: 10, bytes_per_cycle: 32, lookups_per_cycle: 1, lanes_per_cycle: 8}
 texture_cache: {size_kib: 1, line_bytes: 64, ways: 4, latency_cycles: 70}
-texture: {samples_per_clock: 2, cores_per_unit: 1}
+texture: {samples_per_clock: 2, cores_per_unit: 1, cycles_per_message: 1}
 l2: {size_kib: 4, line_bytes: 64, ways: 2, slices: 2, latency_cycles: 20, bytes_per_cycle: 16, core_bytes_per_cycle: 8}
 dram: {bus_bits: 32, transfer_mts: 2000, efficiency: 0.5, latency_ns: 100}
 tlb: {entries: 4, ways: 2, page_kib: 4, miss_latency_cycles: 50}

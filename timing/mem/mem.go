@@ -91,6 +91,7 @@ type params struct {
 	texExtra   float64 // what the texture path adds to a hit further out
 	texPerUnit int     // cores per texture unit
 	texSPC     float64 // samples per clock per unit
+	texMsg     float64 // texture.cycles_per_message
 
 	l2Line  int
 	l2Shift uint
@@ -159,6 +160,7 @@ func New(g *arch.GPU) *Hierarchy {
 	p.texExtra = fmax(p.texLat-base, 0)
 	p.texPerUnit = max(g.Texture.CoresPerUnit, 1)
 	p.texSPC = g.Texture.SamplesPerClock
+	p.texMsg = g.Texture.CyclesPerMessage
 	units := max(g.Cores/p.texPerUnit, 1)
 	for range units {
 		h.tex = append(h.tex, newCache(tc.SizeKiB*1024, tc.LineBytes, tc.Ways, 1))

@@ -5,7 +5,8 @@ package mem
 
 // texture runs texel fetches through the core's texture unit (shared by
 // texture.cores_per_unit cores): the unit takes samples /
-// texture.samples_per_clock cycles, its cache serves the texels' lines, and
+// texture.samples_per_clock cycles, after texture.cycles_per_message for
+// taking the message, its cache serves the texels' lines, and
 // misses go to L2 (on Rogue through the core's mixed L1, which every
 // transfer passes, seed 003 §L1 Mixed Cache). A level beyond the texture
 // cache is seen with the texture path's extra latency (texture_cache
@@ -18,7 +19,7 @@ func (h *Hierarchy) texture(now float64, r *Request, bytes int) Result {
 		samples = len(r.Addrs)
 	}
 	h.c.TextureSamples[unit] += int64(samples)
-	occ := float64(samples) / p.texSPC
+	occ := p.texMsg + float64(samples)/p.texSPC
 	start := h.texSrv[unit].take(now, occ)
 	end := tail(start, occ)
 	total := h.gather(r.Addrs, bytes, p.texLine, p.texShift)
