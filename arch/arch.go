@@ -358,6 +358,12 @@ type CommandProcessor struct {
 	LowPriorityComputeQueue string `yaml:"low_priority_compute_queue" opt:"" doc:"the queue of low-priority compute beside the others (Adreno LPAC); absent: such compute goes to compute_queue"`
 	MaxPassesAhead          int    `yaml:"max_passes_ahead" opt:"" min:"1" max:"64" unit:"passes" doc:"how many passes the geometry queue may run ahead of a separate fragment queue (Adreno 7xx BV ahead of BR); absent: no limit"`
 	CommandBytesPerDraw     int    `yaml:"command_bytes_per_draw" min:"1" max:"65536" unit:"B" doc:"command-stream bytes parsed per draw (packets, descriptors, indirect buffers), fetched through L2"`
+	// KernelLaunchUS is the driver's and front end's time from a kernel
+	// command reaching the device to its work starting: what an OpenCL
+	// program sees between CL_PROFILING_COMMAND_SUBMIT and _START (clpeak's
+	// "kernel launch latency" reads START - QUEUED of an idle queue). It
+	// belongs to the command, not to the kernel's cycles.
+	KernelLaunchUS float64 `yaml:"kernel_launch_us" opt:"" min:"0" max:"1000000" unit:"us" doc:"time from a kernel command reaching the device until its work starts (driver and front end), charged between the command's SUBMIT and START profiling times, not in the kernel's cycles; absent: 0"`
 }
 
 // Execution holds the latencies of the execution pipes and of the
