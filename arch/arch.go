@@ -267,6 +267,18 @@ type Texture struct {
 	SamplesPerClock float64 `yaml:"samples_per_clock" min:"0.001" max:"1024" unit:"samples/cycle" doc:"samples per clock of one texture unit"`
 	BytesPerSample  int     `yaml:"bytes_per_sample" min:"1" max:"1024" unit:"B" doc:"bytes one sample returns"`
 	CoresPerUnit    int     `yaml:"cores_per_unit" min:"1" max:"64" unit:"cores" doc:"cores sharing one texture unit (Rogue: a TPU per USC pair)"`
+	// BufferMaxTexels is the widest 1D image over a buffer the driver
+	// accepts (OpenCL's CL_DEVICE_IMAGE_MAX_BUFFER_SIZE).
+	BufferMaxTexels int `yaml:"buffer_max_texels" opt:"" min:"65536" max:"4294967295" unit:"texels" doc:"widest 1D image made over a buffer (CL_MEM_OBJECT_IMAGE1D_BUFFER) the driver accepts, its CL_DEVICE_IMAGE_MAX_BUFFER_SIZE; absent: 65536, OpenCL 1.2's minimum"`
+}
+
+// ImageMaxBufferTexels is texture.buffer_max_texels, or OpenCL 1.2's
+// minimum of 65536 texels when the description does not give it.
+func (g *GPU) ImageMaxBufferTexels() int {
+	if g.Texture.BufferMaxTexels > 0 {
+		return g.Texture.BufferMaxTexels
+	}
+	return 65536
 }
 
 // Tiling schemes (tiling.scheme).
