@@ -114,6 +114,9 @@ func (k *Kernel) MaxWorkgroupSize(g *arch.GPU, localArgs int) (size, multiple in
 	for size := g.MaxWorkgroupSize; size >= 1; size-- {
 		occ, err := g.Occupancy(arch.OccupancyQuery{Regs: regs, LocalBytes: k.LocalBytes() + localArgs, WorkgroupSize: size})
 		if err == nil {
+			if occ.CoresPerWorkgroup > 1 {
+				return size, occ.WarpWidth // spread over its cluster's cores
+			}
 			return min(size, max(occ.ResidentThreadsPerCore, occ.WarpWidth)), occ.WarpWidth
 		}
 	}

@@ -24,7 +24,11 @@ type CommandRecord struct {
 	StartNS uint64  `json:"start_ns"`
 	EndNS   uint64  `json:"end_ns"`
 	TimeNS  float64 `json:"time_ns"`
-	Cycles  float64 `json:"cycles,omitempty"`
+	// LaunchNS is a kernel's launch overhead, before StartNS
+	// (command_processor.kernel_launch_us): the device clock passes it
+	// between the command's SUBMIT and START.
+	LaunchNS float64 `json:"launch_ns,omitempty"`
+	Cycles   float64 `json:"cycles,omitempty"`
 	// Detail says how a kernel's figures were made: "full" (simulated in
 	// detail), "sampled" (in detail until steady, the rest projected:
 	// DetailedWorkgroups of its work-groups in detail, its cycles' error
@@ -121,7 +125,7 @@ func (q *Queue) execute(cmd *pending) {
 	clock.ns += launch
 	start := clock.ns
 	e.Start = start
-	rec := CommandRecord{Device: q.Device.Name(), Command: CommandName(e.Command), StartNS: start}
+	rec := CommandRecord{Device: q.Device.Name(), Command: CommandName(e.Command), StartNS: start, LaunchNS: float64(launch)}
 	if tr := q.Device.trace; tr != nil {
 		tr.SetNow(float64(start)) // a kernel's engine tracks start with the command
 	}
