@@ -70,6 +70,9 @@ type GPU struct {
 	MaxRegistersPerThread int   `yaml:"max_registers_per_thread" min:"1" max:"4096" unit:"32-bit regs" doc:"most 32-bit registers one thread can allocate before the compiler spills"`
 	RegisterGranule       int   `yaml:"register_granule" min:"1" max:"1024" unit:"32-bit regs" doc:"allocation granule: a thread's registers round up to a multiple of this"`
 	RegisterAllocPow2     bool  `yaml:"register_alloc_pow2" opt:"" doc:"allocations double (1, 2, 4 ... granules) instead of growing linearly"`
+	// HalfRegisters: scalar 8- and 16-bit values live in half registers,
+	// two to a 32-bit one (Adreno's half registers alias the full ones).
+	HalfRegisters bool `yaml:"half_registers" opt:"" doc:"a scalar 8- or 16-bit value takes half a 32-bit register (half registers alias the full ones two to one), not a whole one; vectors of them pack either way; absent: false"`
 	MaxWorkgroupSize      int   `yaml:"max_workgroup_size" min:"1" max:"65536" unit:"threads" doc:"largest work-group the driver accepts"`
 	// WorkgroupSpansCluster: a work-group whose warps one core cannot hold
 	// (its registers or warp slots) spreads over the cores of its cluster,

@@ -45,7 +45,7 @@ func (d *Device) Load(spv []byte, entry string, opt LoadOptions) (*Kernel, error
 		return nil, err
 	}
 	p := ep.Program
-	k := &Kernel{prog: ep, Regs: p.Registers(), Name: p.Entry, ident: kernelIdent(spv, p.Entry, opt)}
+	k := &Kernel{prog: ep, Regs: p.RegistersOn(d.GPU.HalfRegisters), Name: p.Entry, ident: kernelIdent(spv, p.Entry, opt)}
 	for _, par := range p.Params {
 		k.params = append(k.params, paramOf(par))
 	}
