@@ -76,10 +76,10 @@ type GPU struct {
 	MaxWorkgroupSize      int   `yaml:"max_workgroup_size" min:"1" max:"65536" unit:"threads" doc:"largest work-group the driver accepts"`
 	// WorkgroupSpansCluster: a work-group whose warps one core cannot hold
 	// (its registers or warp slots) spreads over the cores of its cluster,
-	// a whole number of cores taking its warps (Adreno: the uSPTPs of an
+	// each taking an equal share of its warps (Adreno: the uSPTPs of an
 	// SP, which share its local memory). Without it a work-group lives on
 	// one core, and CL_KERNEL_WORK_GROUP_SIZE is what one core holds.
-	WorkgroupSpansCluster bool `yaml:"workgroup_spans_cluster" opt:"" doc:"a work-group too large for one core's registers or warp slots spreads its warps over as many cores of its cluster as it needs (which then hold nothing else), so the largest work-group is what a cluster holds; absent: false, what one core holds"`
+	WorkgroupSpansCluster bool `yaml:"workgroup_spans_cluster" opt:"" doc:"a work-group too large for one core's registers or warp slots deals its warps over all the cores of its cluster, so the largest work-group is what a cluster holds; absent: false, what one core holds"`
 
 	Pipes []Pipe             `yaml:"pipes" doc:"execution pipes of one engine"`
 	Ops   map[string]*OpCost `yaml:"ops" doc:"cost of each operation class"`

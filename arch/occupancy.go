@@ -325,27 +325,28 @@ func (g *GPU) spanLimit() int {
 }
 
 // spanCores is how many cores a work-group of warpsPerWG warps spreads
-// over when one core holds warpsCore of them, and whether its cluster
+// over when one core holds warpsCore of them: all the cores of its
+// cluster, each taking an equal share of its warps (the cluster's
+// register files are one pool, as Mesa ir3 sizes them), and whether they
 // can hold it at all.
 func (g *GPU) spanCores(warpsPerWG, warpsCore int) (int, bool) {
-	if g.spanLimit() < 2 || warpsCore < 1 {
+	cpc := g.spanLimit()
+	if cpc < 2 || warpsCore < 1 {
 		return 0, false
 	}
-	span := (warpsPerWG + warpsCore - 1) / warpsCore
-	return span, span <= g.spanLimit()
+	return cpc, (warpsPerWG+cpc-1)/cpc <= warpsCore
 }
 
 // spanOccupancy fills in the residency of work-groups that spread over
-// span cores of a cluster: each takes those cores whole (their register
-// files hold its warps, warpsCore to a core), so a cluster holds
-// floor(cores_per_cluster / span) of them, within what its local memory
-// allows.
+// the span cores of a cluster: a core takes ceil(warps / span) of each
+// one's warps, so a cluster holds as many as its cores' warp room
+// allows, within what its local memory allows.
 func (g *GPU) spanOccupancy(c *occCandidate, q OccupancyQuery, w, span, warpsPerWG, warpsCore int, ideal int, ex []string) {
 	o := &c.occ
 	s := q.WorkgroupSize
-	cpc := g.CoresPerCluster
-	perCluster := cpc / span
-	ex = append(ex, fmt.Sprintf("one core holds %d of its %d warps: the work-group spreads over %d cores of a %d-core cluster, which holds %d such work-group(s)", warpsCore, warpsPerWG, span, cpc, perCluster))
+	share := (warpsPerWG + span - 1) / span // warps of one work-group on a core
+	perCluster := warpsCore / share
+	ex = append(ex, fmt.Sprintf("one core holds %d of its %d warps: the work-group spreads over the %d cores of its cluster, %d warps a core, and a cluster holds %d such work-group(s)", warpsCore, warpsPerWG, span, share, perCluster))
 	lm := g.LocalMemory
 	if q.LocalBytes > 0 {
 		switch lm.Kind {
@@ -353,20 +354,20 @@ func (g *GPU) spanOccupancy(c *occCandidate, q OccupancyQuery, w, span, warpsPer
 			gran := max(lm.AllocGranuleBytes, 1)
 			alloc := (q.LocalBytes + gran - 1) / gran * gran
 			// The instances a cluster's cores share.
-			inst := max(cpc/max(lm.CoresPerInstance, 1), 1)
+			inst := max(span/max(lm.CoresPerInstance, 1), 1)
 			perCluster = min(perCluster, inst*(lm.InstanceKiB*1024/alloc))
 		case LocalGlobal:
 			if lm.WorkgroupsWithLocalPerCore > 0 {
-				perCluster = min(perCluster, lm.WorkgroupsWithLocalPerCore*cpc)
+				perCluster = min(perCluster, lm.WorkgroupsWithLocalPerCore)
 			}
 		}
 	}
 	o.CoresPerWorkgroup = span
-	o.WorkgroupsPerCore = 1
-	o.ResidentWarpsPerCore = min(warpsCore, warpsPerWG)
+	o.WorkgroupsPerCore = perCluster
+	o.ResidentWarpsPerCore = perCluster * share
 	o.ResidentWarpsPerEngine = min(g.MaxWarpsPerEngine, (o.ResidentWarpsPerCore+g.EnginesPerCore-1)/g.EnginesPerCore)
-	o.ResidentThreadsPerCore = min(s, o.ResidentWarpsPerCore*w)
-	o.ResidentWorkgroups = perCluster * (g.Cores / cpc)
+	o.ResidentThreadsPerCore = min(perCluster*s, o.ResidentWarpsPerCore*w)
+	o.ResidentWorkgroups = perCluster * (g.Cores / span)
 	o.ResidentWarps = o.ResidentWorkgroups * warpsPerWG
 	o.ResidentThreads = o.ResidentWorkgroups * s
 	c.useful = float64(s) / float64(warpsPerWG*w)
