@@ -135,6 +135,11 @@ func TestOccupancySpansCluster(t *testing.T) {
 	if o.CoresPerWorkgroup != 3 || o.ResidentWorkgroups != g.Cores/g.CoresPerCluster || o.WorkgroupsPerCore != 1 {
 		t.Errorf("34 registers, 1024 work-items: %d cores a work-group, %d resident GPU-wide, %d a core; want 3, %d, 1", o.CoresPerWorkgroup, o.ResidentWorkgroups, o.WorkgroupsPerCore, g.Cores/g.CoresPerCluster)
 	}
+	// 18 registers: a work-group's 8 wave128 warps deal 3, 3 and 2 over
+	// the SP's uSPTPs, each of which holds 6, so an SP holds two.
+	if o, err := g.Occupancy(OccupancyQuery{Regs: 18, WorkgroupSize: 1024}); err != nil || o.CoresPerWorkgroup != 3 || o.WorkgroupsPerCore != 2 || o.ResidentWorkgroups != 4 {
+		t.Errorf("18 registers, 1024 work-items: %d cores a work-group, %d a cluster, %d GPU-wide (%v); want 3, 2, 4", o.CoresPerWorkgroup, o.WorkgroupsPerCore, o.ResidentWorkgroups, err)
+	}
 	if o, err := g.Occupancy(OccupancyQuery{Regs: 10, WorkgroupSize: 1024}); err != nil || o.CoresPerWorkgroup > 1 {
 		t.Errorf("10 registers, 1024 work-items: %+v, %v; one uSPTP holds it", o.CoresPerWorkgroup, err)
 	}
