@@ -70,7 +70,16 @@ type GPU struct {
 	MaxRegistersPerThread int   `yaml:"max_registers_per_thread" min:"1" max:"4096" unit:"32-bit regs" doc:"most 32-bit registers one thread can allocate before the compiler spills"`
 	RegisterGranule       int   `yaml:"register_granule" min:"1" max:"1024" unit:"32-bit regs" doc:"allocation granule: a thread's registers round up to a multiple of this"`
 	RegisterAllocPow2     bool  `yaml:"register_alloc_pow2" opt:"" doc:"allocations double (1, 2, 4 ... granules) instead of growing linearly"`
-	MaxWorkgroupSize      int   `yaml:"max_workgroup_size" min:"1" max:"65536" unit:"threads" doc:"largest work-group the driver accepts"`
+	// HalfRegisters: scalar 8- and 16-bit values live in half registers,
+	// two to a 32-bit one (Adreno's half registers alias the full ones).
+	HalfRegisters    bool `yaml:"half_registers" opt:"" doc:"a scalar 8- or 16-bit value takes half a 32-bit register (half registers alias the full ones two to one), not a whole one; vectors of them pack either way; absent: false"`
+	MaxWorkgroupSize int  `yaml:"max_workgroup_size" min:"1" max:"65536" unit:"threads" doc:"largest work-group the driver accepts"`
+	// WorkgroupSpansCluster: a work-group whose warps one core cannot hold
+	// (its registers or warp slots) spreads over the cores of its cluster,
+	// each taking an equal share of its warps (Adreno: the uSPTPs of an
+	// SP, which share its local memory). Without it a work-group lives on
+	// one core, and CL_KERNEL_WORK_GROUP_SIZE is what one core holds.
+	WorkgroupSpansCluster bool `yaml:"workgroup_spans_cluster" opt:"" doc:"a work-group too large for one core's registers or warp slots deals its warps over all the cores of its cluster, so the largest work-group is what a cluster holds; absent: false, what one core holds"`
 
 	Pipes []Pipe             `yaml:"pipes" doc:"execution pipes of one engine"`
 	Ops   map[string]*OpCost `yaml:"ops" doc:"cost of each operation class"`
@@ -271,6 +280,18 @@ type Texture struct {
 	// instruction besides its samples: taking the message (its header and
 	// the warp's coordinates) off the core's messaging fabric.
 	CyclesPerMessage float64 `yaml:"cycles_per_message" opt:"" min:"0.001" max:"1024" unit:"cycles" doc:"cycles the texture unit spends taking each warp's texture message (header and coordinates) before its samples, which the samples of that message cannot overlap; absent: none"`
+	// BufferMaxTexels is the widest 1D image over a buffer the driver
+	// accepts (OpenCL's CL_DEVICE_IMAGE_MAX_BUFFER_SIZE).
+	BufferMaxTexels int `yaml:"buffer_max_texels" opt:"" min:"65536" max:"4294967295" unit:"texels" doc:"widest 1D image made over a buffer (CL_MEM_OBJECT_IMAGE1D_BUFFER) the driver accepts, its CL_DEVICE_IMAGE_MAX_BUFFER_SIZE; absent: 65536, OpenCL 1.2's minimum"`
+}
+
+// ImageMaxBufferTexels is texture.buffer_max_texels, or OpenCL 1.2's
+// minimum of 65536 texels when the description does not give it.
+func (g *GPU) ImageMaxBufferTexels() int {
+	if g.Texture.BufferMaxTexels > 0 {
+		return g.Texture.BufferMaxTexels
+	}
+	return 65536
 }
 
 // Tiling schemes (tiling.scheme).
@@ -362,6 +383,12 @@ type CommandProcessor struct {
 	LowPriorityComputeQueue string `yaml:"low_priority_compute_queue" opt:"" doc:"the queue of low-priority compute beside the others (Adreno LPAC); absent: such compute goes to compute_queue"`
 	MaxPassesAhead          int    `yaml:"max_passes_ahead" opt:"" min:"1" max:"64" unit:"passes" doc:"how many passes the geometry queue may run ahead of a separate fragment queue (Adreno 7xx BV ahead of BR); absent: no limit"`
 	CommandBytesPerDraw     int    `yaml:"command_bytes_per_draw" min:"1" max:"65536" unit:"B" doc:"command-stream bytes parsed per draw (packets, descriptors, indirect buffers), fetched through L2"`
+	// KernelLaunchUS is the driver's and front end's time from a kernel
+	// command reaching the device to its work starting: what an OpenCL
+	// program sees between CL_PROFILING_COMMAND_SUBMIT and _START (clpeak's
+	// "kernel launch latency" reads START - QUEUED of an idle queue). It
+	// belongs to the command, not to the kernel's cycles.
+	KernelLaunchUS float64 `yaml:"kernel_launch_us" opt:"" min:"0" max:"1000000" unit:"us" doc:"time from a kernel command reaching the device until its work starts (driver and front end), charged between the command's SUBMIT and START profiling times, not in the kernel's cycles; absent: 0"`
 }
 
 // Execution holds the latencies of the execution pipes and of the

@@ -18,21 +18,26 @@ type OccupancyQuery struct {
 // Occupancy is how much of a kernel stays resident. Per-core figures are for
 // a core that has work; GPU-wide figures sum over all cores.
 type Occupancy struct {
-	GPU                    string   `json:"gpu"`
-	Regs                   int      `json:"regs"`
-	AllocatedRegs          int      `json:"allocated_regs"`
-	WarpWidth              int      `json:"warp_width"`
-	ResidentWarpsPerEngine int      `json:"resident_warps_per_engine"`
-	ResidentWarpsPerCore   int      `json:"resident_warps_per_core"`
-	ResidentThreadsPerCore int      `json:"resident_threads_per_core"`
-	WorkgroupsPerCore      int      `json:"workgroups_per_core"`
-	ResidentWarps          int      `json:"resident_warps"`
-	ResidentThreads        int      `json:"resident_threads"`
-	ResidentWorkgroups     int      `json:"resident_workgroups"`
-	MaxThreadsPerCore      int      `json:"max_threads_per_core"`
-	Occupancy              float64  `json:"occupancy"`
-	LimitedBy              string   `json:"limited_by"`
-	Explanation            []string `json:"explanation"`
+	GPU                    string `json:"gpu"`
+	Regs                   int    `json:"regs"`
+	AllocatedRegs          int    `json:"allocated_regs"`
+	WarpWidth              int    `json:"warp_width"`
+	ResidentWarpsPerEngine int    `json:"resident_warps_per_engine"`
+	ResidentWarpsPerCore   int    `json:"resident_warps_per_core"`
+	ResidentThreadsPerCore int    `json:"resident_threads_per_core"`
+	WorkgroupsPerCore      int    `json:"workgroups_per_core"`
+	ResidentWarps          int    `json:"resident_warps"`
+	ResidentThreads        int    `json:"resident_threads"`
+	ResidentWorkgroups     int    `json:"resident_workgroups"`
+	MaxThreadsPerCore      int    `json:"max_threads_per_core"`
+	// CoresPerWorkgroup is how many cores of a cluster one work-group's
+	// warps spread over (workgroup_spans_cluster): 1 unless a core cannot
+	// hold the work-group. Per-core figures are then those of the core
+	// that holds the most of its warps.
+	CoresPerWorkgroup int      `json:"cores_per_workgroup,omitempty"`
+	Occupancy         float64  `json:"occupancy"`
+	LimitedBy         string   `json:"limited_by"`
+	Explanation       []string `json:"explanation"`
 }
 
 // What can limit occupancy (Occupancy.LimitedBy).
@@ -213,7 +218,15 @@ func (g *GPU) occupancyFor(q OccupancyQuery, w int) *occCandidate {
 		}
 	}
 	if wgByWarps == 0 {
-		c.err = &QueryError{"workgroup_size", fmt.Sprintf("a work-group of %d threads needs %d warps of %d resident on one core, but only %d fit with %d registers per thread", s, warpsPerWG, w, warpsCore, q.Regs)}
+		if span, ok := g.spanCores(warpsPerWG, warpsCore); ok {
+			g.spanOccupancy(c, q, w, span, warpsPerWG, warpsCore, ideal, ex)
+			return c
+		}
+		where := "one core"
+		if g.WorkgroupSpansCluster && g.CoresPerCluster > 1 {
+			where = fmt.Sprintf("the %d cores of a cluster (%d each)", g.CoresPerCluster, warpsCore)
+		}
+		c.err = &QueryError{"workgroup_size", fmt.Sprintf("a work-group of %d threads needs %d warps of %d resident on %s, but only %d fit with %d registers per thread", s, warpsPerWG, w, where, warpsCore*max(1, g.spanLimit()), q.Regs)}
 		return c
 	}
 	afterShape := wgByWarps * s
@@ -300,6 +313,69 @@ func (g *GPU) occupancyFor(q OccupancyQuery, w int) *occCandidate {
 	}
 	g.finish(o, ex)
 	return c
+}
+
+// spanLimit is the most cores one work-group may spread over: its
+// cluster's when workgroup_spans_cluster, else 1.
+func (g *GPU) spanLimit() int {
+	if g.WorkgroupSpansCluster && g.CoresPerCluster > 1 {
+		return g.CoresPerCluster
+	}
+	return 1
+}
+
+// spanCores is how many cores a work-group of warpsPerWG warps spreads
+// over when one core holds warpsCore of them: all the cores of its
+// cluster, each taking an equal share of its warps (the cluster's
+// register files are one pool, as Mesa ir3 sizes them), and whether they
+// can hold it at all.
+func (g *GPU) spanCores(warpsPerWG, warpsCore int) (int, bool) {
+	cpc := g.spanLimit()
+	if cpc < 2 || warpsCore < 1 {
+		return 0, false
+	}
+	return cpc, (warpsPerWG+cpc-1)/cpc <= warpsCore
+}
+
+// spanOccupancy fills in the residency of work-groups that spread over
+// the span cores of a cluster: a core takes ceil(warps / span) of each
+// one's warps, so a cluster holds as many as its cores' warp room
+// allows, within what its local memory allows.
+func (g *GPU) spanOccupancy(c *occCandidate, q OccupancyQuery, w, span, warpsPerWG, warpsCore int, ideal int, ex []string) {
+	o := &c.occ
+	s := q.WorkgroupSize
+	share := (warpsPerWG + span - 1) / span // warps of one work-group on a core
+	perCluster := warpsCore / share
+	ex = append(ex, fmt.Sprintf("one core holds %d of its %d warps: the work-group spreads over the %d cores of its cluster, %d warps a core, and a cluster holds %d such work-group(s)", warpsCore, warpsPerWG, span, share, perCluster))
+	lm := g.LocalMemory
+	if q.LocalBytes > 0 {
+		switch lm.Kind {
+		case LocalOnChip:
+			gran := max(lm.AllocGranuleBytes, 1)
+			alloc := (q.LocalBytes + gran - 1) / gran * gran
+			// The instances a cluster's cores share.
+			inst := max(span/max(lm.CoresPerInstance, 1), 1)
+			perCluster = min(perCluster, inst*(lm.InstanceKiB*1024/alloc))
+		case LocalGlobal:
+			if lm.WorkgroupsWithLocalPerCore > 0 {
+				perCluster = min(perCluster, lm.WorkgroupsWithLocalPerCore)
+			}
+		}
+	}
+	o.CoresPerWorkgroup = span
+	o.WorkgroupsPerCore = perCluster
+	o.ResidentWarpsPerCore = perCluster * share
+	o.ResidentWarpsPerEngine = min(g.MaxWarpsPerEngine, (o.ResidentWarpsPerCore+g.EnginesPerCore-1)/g.EnginesPerCore)
+	o.ResidentThreadsPerCore = min(perCluster*s, o.ResidentWarpsPerCore*w)
+	o.ResidentWorkgroups = perCluster * (g.Cores / span)
+	o.ResidentWarps = o.ResidentWorkgroups * warpsPerWG
+	o.ResidentThreads = o.ResidentWorkgroups * s
+	c.useful = float64(s) / float64(warpsPerWG*w)
+	o.LimitedBy = LimitRegisters
+	if ideal > 0 && o.ResidentThreads >= ideal*g.Cores {
+		o.LimitedBy = LimitWarpSlots
+	}
+	g.finish(o, ex)
 }
 
 // WorkgroupsPerWarp is how many work-groups of the query's size share one

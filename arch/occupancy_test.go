@@ -119,3 +119,35 @@ func TestOccupancyMonotonicInRegisters(t *testing.T) {
 		}
 	}
 }
+
+// workgroup_spans_cluster: a work-group one Adreno 640 uSPTP cannot hold
+// spreads over the SP's three, which then hold it alone; past what the
+// three hold it is refused, naming the cluster.
+func TestOccupancySpansCluster(t *testing.T) {
+	g, err := Lookup("adreno-640")
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, err := g.Occupancy(OccupancyQuery{Regs: 34, WorkgroupSize: 1024})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.CoresPerWorkgroup != 3 || o.ResidentWorkgroups != g.Cores/g.CoresPerCluster || o.WorkgroupsPerCore != 1 {
+		t.Errorf("34 registers, 1024 work-items: %d cores a work-group, %d resident GPU-wide, %d a core; want 3, %d, 1", o.CoresPerWorkgroup, o.ResidentWorkgroups, o.WorkgroupsPerCore, g.Cores/g.CoresPerCluster)
+	}
+	// 18 registers: a work-group's 8 wave128 warps deal 3, 3 and 2 over
+	// the SP's uSPTPs, each of which holds 6, so an SP holds two.
+	if o, err := g.Occupancy(OccupancyQuery{Regs: 18, WorkgroupSize: 1024}); err != nil || o.CoresPerWorkgroup != 3 || o.WorkgroupsPerCore != 2 || o.ResidentWorkgroups != 4 {
+		t.Errorf("18 registers, 1024 work-items: %d cores a work-group, %d a cluster, %d GPU-wide (%v); want 3, 2, 4", o.CoresPerWorkgroup, o.WorkgroupsPerCore, o.ResidentWorkgroups, err)
+	}
+	if o, err := g.Occupancy(OccupancyQuery{Regs: 10, WorkgroupSize: 1024}); err != nil || o.CoresPerWorkgroup > 1 {
+		t.Errorf("10 registers, 1024 work-items: %+v, %v; one uSPTP holds it", o.CoresPerWorkgroup, err)
+	}
+	if _, err := g.Occupancy(OccupancyQuery{Regs: 60, WorkgroupSize: 1024}); err == nil || !strings.Contains(err.Error(), "cluster") {
+		t.Errorf("60 registers, 1024 work-items: %v, want a refusal naming the cluster", err)
+	}
+	g.WorkgroupSpansCluster = false
+	if _, err := g.Occupancy(OccupancyQuery{Regs: 34, WorkgroupSize: 1024}); err == nil {
+		t.Error("without workgroup_spans_cluster, 34 registers × 1024 work-items fit one uSPTP")
+	}
+}

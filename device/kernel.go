@@ -45,7 +45,7 @@ func (d *Device) Load(spv []byte, entry string, opt LoadOptions) (*Kernel, error
 		return nil, err
 	}
 	p := ep.Program
-	k := &Kernel{prog: ep, Regs: p.Registers(), Name: p.Entry, ident: kernelIdent(spv, p.Entry, opt)}
+	k := &Kernel{prog: ep, Regs: p.RegistersOn(d.GPU.HalfRegisters), Name: p.Entry, ident: kernelIdent(spv, p.Entry, opt)}
 	for _, par := range p.Params {
 		k.params = append(k.params, paramOf(par))
 	}
@@ -114,6 +114,9 @@ func (k *Kernel) MaxWorkgroupSize(g *arch.GPU, localArgs int) (size, multiple in
 	for size := g.MaxWorkgroupSize; size >= 1; size-- {
 		occ, err := g.Occupancy(arch.OccupancyQuery{Regs: regs, LocalBytes: k.LocalBytes() + localArgs, WorkgroupSize: size})
 		if err == nil {
+			if occ.CoresPerWorkgroup > 1 {
+				return size, occ.WarpWidth // spread over its cluster's cores
+			}
 			return min(size, max(occ.ResidentThreadsPerCore, occ.WarpWidth)), occ.WarpWidth
 		}
 	}

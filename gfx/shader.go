@@ -229,7 +229,7 @@ func loadShader(g *arch.GPU, spv []byte, name string, want spirv.ExecutionModel)
 			s.colorOffset, s.colorComps = o.offset, o.comps
 		}
 	}
-	occ, err := g.Occupancy(arch.OccupancyQuery{Regs: min(max(p.Registers(), 1), g.MaxRegistersPerThread)})
+	occ, err := g.Occupancy(arch.OccupancyQuery{Regs: min(max(p.RegistersOn(g.HalfRegisters), 1), g.MaxRegistersPerThread)})
 	if err != nil {
 		s.width = g.WarpSizes[0]
 	} else {

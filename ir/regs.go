@@ -12,11 +12,17 @@ import (
 // registers. Constants and arguments are not counted (GPUs keep them in
 // uniform or constant registers). It is an estimate of what a vendor
 // compiler would allocate, not a register allocation.
-func (p *Program) Registers() int {
+func (p *Program) Registers() int { return p.RegistersOn(false) }
+
+// RegistersOn is Registers on a GPU that keeps scalar 8- and 16-bit values
+// in half registers, two to a 32-bit one, when halfRegs (Adreno: its half
+// registers alias the full ones, Mesa ir3's merged register file on
+// a6xx); without it such a scalar takes a whole register.
+func (p *Program) RegistersOn(halfRegs bool) int {
 	if p.Regs == 0 {
 		return 1
 	}
-	lv := p.Liveness()
+	lv := p.LivenessOn(halfRegs)
 	best := 0.0
 	lv.Walk(p, nil, func(_ int32, _ int32, regs float64, _ func(func(int32))) {
 		best = max(best, regs)
@@ -111,9 +117,13 @@ func (lv *Liveness) TermUses(b *Block, f func(s int32)) {
 }
 
 // Liveness computes the program's liveness over its blocks.
-func (p *Program) Liveness() *Liveness {
+func (p *Program) Liveness() *Liveness { return p.LivenessOn(false) }
+
+// LivenessOn is Liveness with scalar 8- and 16-bit values taking half a
+// register when halfRegs (RegistersOn).
+func (p *Program) LivenessOn(halfRegs bool) *Liveness {
 	n := p.Regs
-	lv := &Liveness{Width: p.slotWidths(), Counted: make([]bool, n), LiveOut: make([][]int32, len(p.Blocks))}
+	lv := &Liveness{Width: p.slotWidths(halfRegs), Counted: make([]bool, n), LiveOut: make([][]int32, len(p.Blocks))}
 	for i := range lv.Counted {
 		lv.Counted[i] = true
 	}
@@ -358,7 +368,7 @@ func (p *Program) unwritten() []bool {
 
 // slotWidths gives each slot's size in 32-bit registers, from the
 // operations that write it (64-bit types and addresses take two).
-func (p *Program) slotWidths() []float64 {
+func (p *Program) slotWidths(halfRegs bool) []float64 {
 	w := make([]float64, p.Regs)
 	for i := range w {
 		w[i] = -1 // not known yet
@@ -377,16 +387,23 @@ func (p *Program) slotWidths() []float64 {
 		switch {
 		case in.Op.isAddr() || in.Op == OpLoadGlobal64 || in.Op == OpLoadLocal64 || in.Op == OpLoadPrivate64:
 			width = 2
+		case halfRegs && isNarrowLoad(in.Op):
+			width = 0.5 // a half register a lane
 		case in.Op >= opFirstGenerated:
 			// Results of 8 and 16 bits pack into 32-bit registers when
 			// they are a vector's lanes (uchar4 in one, half2 in one), as
 			// the vendors' compilers pack them; a scalar takes a whole
-			// register.
+			// register, or half of one where the GPU has half registers.
 			switch bits := in.Op.resultBits(); {
 			case bits == 64:
 				width = 2
 			case bits > 0 && bits < 32 && in.N > 1:
 				width = math.Ceil(float64(int(in.N)*bits)/32) / float64(in.N)
+				if halfRegs {
+					width = math.Min(width, 0.5)
+				}
+			case bits > 0 && bits < 32 && halfRegs:
+				width = 0.5
 			}
 		}
 		mark(in.Dst, int(in.N), width)
@@ -414,6 +431,15 @@ func (p *Program) slotWidths() []float64 {
 		}
 	}
 	return w
+}
+
+// isNarrowLoad reports whether op loads 8- or 16-bit values.
+func isNarrowLoad(op Op) bool {
+	switch op {
+	case OpLoadGlobal8, OpLoadGlobal16, OpLoadLocal8, OpLoadLocal16, OpLoadPrivate8, OpLoadPrivate16:
+		return true
+	}
+	return false
 }
 
 // resultBits is the width of a generated operation's result lanes: 0 for

@@ -177,7 +177,7 @@ func Lower(p *ir.Program, g *arch.GPU, warpWidth int, f Family) (*Program, error
 		return nil, err
 	}
 	if plan.active {
-		l.spill, l.lv = plan, p.Liveness()
+		l.spill, l.lv = plan, p.LivenessOn(g.HalfRegisters)
 	}
 	insts, err := l.prepare()
 	if err != nil {

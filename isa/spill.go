@@ -89,7 +89,7 @@ func planSpills(p *ir.Program, g *arch.GPU) *spillPlan {
 	if usesPrivate(p) {
 		priv = (p.PrivateBytes + 3) / 4
 	}
-	need := p.Registers()
+	need := p.RegistersOn(g.HalfRegisters)
 	plan := &spillPlan{regs: max(need+priv, 1)}
 	if need+priv <= g.MaxRegistersPerThread {
 		return plan
@@ -100,7 +100,7 @@ func planSpills(p *ir.Program, g *arch.GPU) *spillPlan {
 		plan.bytes = (need + priv - g.MaxRegistersPerThread) * 4
 		return plan
 	}
-	lv := p.Liveness()
+	lv := p.LivenessOn(g.HalfRegisters)
 	n := p.Regs
 	cand, cost := spillCandidates(p, lv)
 	spilled := make([]bool, n)

@@ -68,12 +68,13 @@ func TestCLBlastThroughICD(t *testing.T) {
 			if kernels != 1 || math.Abs(sum-float64(ev[1]-ev[0])) > 0.5 {
 				t.Errorf("%s: %s's event lasts %d ns; the report has %d kernels of %.1f ns in it", gpu, r, ev[1]-ev[0], kernels, sum)
 			}
-			// Between the markers: every command CLBlast enqueued.
+			// Between the markers: every command CLBlast enqueued, each
+			// kernel's launch overhead included.
 			kernels, sum = 0, 0
 			for _, rec := range recs {
 				if rec.StartNS >= span[0] && rec.EndNS <= span[1] && rec.TimeNS > 0 {
 					kernels++
-					sum += rec.TimeNS
+					sum += rec.TimeNS + rec.LaunchNS
 				}
 			}
 			if math.Abs(sum-float64(span[1]-span[0])) > 0.5*float64(kernels) {

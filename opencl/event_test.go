@@ -182,3 +182,52 @@ func TestEventDeviceClockSharedByContexts(t *testing.T) {
 		last = ev
 	}
 }
+
+// A kernel's profiling START comes the description's launch overhead
+// (command_processor.kernel_launch_us) after its QUEUED on an idle queue,
+// as clpeak's kernel-latency test reads it; END - START stays the
+// kernel's own time, and an overhead of 0 gives START == QUEUED.
+func TestKernelLaunchOverhead(t *testing.T) {
+	const src = "__kernel void nop(__global int *a) { if (a[0] == 12345) a[1] = 1; }"
+	run := func(launchUS float64) (latency, length uint64) {
+		ctx, q := testQueue(t, QueueProfiling)
+		q.Device.GPU.CommandProcessor.KernelLaunchUS = launchUS
+		b, err := ctx.NewBuffer(MemReadWrite, 8, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		prog, err := ctx.NewProgram(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := prog.Build(nil, ""); err != nil {
+			t.Fatal(err)
+		}
+		k, err := prog.NewKernel("nop")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := k.SetArg(0, 8, nil, b); err != nil {
+			t.Fatal(err)
+		}
+		ev, err := q.NDRange(k, 1, []int{64}, nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !(ev.Queued <= ev.Submit && ev.Submit <= ev.Start && ev.Start <= ev.End) {
+			t.Fatalf("times out of order: %d %d %d %d", ev.Queued, ev.Submit, ev.Start, ev.End)
+		}
+		return ev.Start - ev.Queued, ev.End - ev.Start
+	}
+	lat0, len0 := run(0)
+	if lat0 != 0 {
+		t.Errorf("no launch overhead: START - QUEUED = %d ns, want 0", lat0)
+	}
+	lat, n := run(25.5)
+	if lat != 25500 {
+		t.Errorf("kernel_launch_us 25.5: START - QUEUED = %d ns, want 25500", lat)
+	}
+	if n != len0 || n == 0 {
+		t.Errorf("END - START is %d ns with the overhead and %d without; the overhead must not change the kernel's own time", n, len0)
+	}
+}

@@ -77,7 +77,7 @@ func (c *Context) NewImage(flags uint64, f ImageFormat, d ImageDesc, host []byte
 	if err != nil {
 		return nil, err
 	}
-	if err := d.check(elem, host != nil); err != nil {
+	if err := d.check(elem, host != nil, c.imageMaxBuffer()); err != nil {
 		return nil, err
 	}
 	img := &Image{Ctx: c, Flags: flags, Format: f, Desc: d, Elem: elem}
@@ -224,11 +224,22 @@ func (d ImageDesc) pitches(elem int) (row, slice int) {
 	return row, slice
 }
 
-// check validates a description against the device limits (info.go).
-func (d ImageDesc) check(elem int, hasHost bool) error {
+// imageMaxBuffer is the widest 1D buffer image every device of the
+// context accepts (CL_DEVICE_IMAGE_MAX_BUFFER_SIZE, the smallest of them).
+func (c *Context) imageMaxBuffer() int {
+	n := math.MaxInt
+	for _, d := range c.Devices {
+		n = min(n, d.GPU.ImageMaxBufferTexels())
+	}
+	return n
+}
+
+// check validates a description against the device limits (info.go);
+// maxBuffer is the widest 1D buffer image the devices accept.
+func (d ImageDesc) check(elem int, hasHost bool, maxBuffer int) error {
 	bad := func(format string, args ...any) error { return errorf(InvalidImageDescriptor, format, args...) }
 	limits := map[uint32][3]int{
-		MemObjectImage1D: {image2DMaxSide, 1, 1}, MemObjectImage1DBuffer: {imageMaxBuffer, 1, 1},
+		MemObjectImage1D: {image2DMaxSide, 1, 1}, MemObjectImage1DBuffer: {maxBuffer, 1, 1},
 		MemObjectImage1DArray: {image2DMaxSide, 1, imageMaxArray}, MemObjectImage2D: {image2DMaxSide, image2DMaxSide, 1},
 		MemObjectImage2DArray: {image2DMaxSide, image2DMaxSide, imageMaxArray}, MemObjectImage3D: {image3DMaxSide, image3DMaxSide, image3DMaxSide},
 	}
@@ -417,7 +428,7 @@ func (img *Image) HostExtent(region [3]int, row, slice int) int {
 // an invalid description is still a pointer).
 func (d ImageDesc) HostBytes(f ImageFormat) int {
 	elem, err := f.check()
-	if err != nil || d.check(elem, true) != nil {
+	if err != nil || d.check(elem, true, math.MaxInt) != nil {
 		return 1
 	}
 	_, slice := d.pitches(elem)

@@ -50,7 +50,6 @@ const (
 	constantBufBytes = 64 << 10 // the 1.2 minimum
 	image2DMaxSide   = 16384    // assumed: as gfx.MaxFrameSide
 	image3DMaxSide   = 2048     // the 1.2 minimum
-	imageMaxBuffer   = 65536    // the 1.2 minimum
 	imageMaxArray    = 2048     // the 1.2 minimum
 	printfBufBytes   = 1 << 20  // the 1.2 minimum
 )
@@ -174,7 +173,7 @@ func (d *Device) DeviceInfo(param uint32, platform uint64) ([]byte, error) {
 	case 0x103F: // CL_DEVICE_BUILT_IN_KERNELS
 		return cstr(""), nil
 	case 0x1040: // CL_DEVICE_IMAGE_MAX_BUFFER_SIZE
-		return u64(imageMaxBuffer), nil
+		return u64(uint64(g.ImageMaxBufferTexels())), nil // texture.buffer_max_texels
 	case 0x1041: // CL_DEVICE_IMAGE_MAX_ARRAY_SIZE
 		return u64(imageMaxArray), nil
 	case 0x1042: // CL_DEVICE_PARENT_DEVICE: none

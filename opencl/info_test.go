@@ -5,6 +5,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/pocketgpu/pocketgpu/arch"
 )
 
 func deviceOf(t *testing.T, gpu string) *Device {
@@ -133,4 +135,47 @@ func TestNewPlatformErrors(t *testing.T) {
 	if _, err := NewPlatform([]string{"mali-g5"}); err == nil || !strings.Contains(err.Error(), "mali-g5") {
 		t.Errorf("unknown GPU: %v", err)
 	}
+}
+
+// CL_DEVICE_IMAGE_MAX_BUFFER_SIZE is each preset's texture.buffer_max_texels
+// (Arm's and Imagination's drivers 65536 texels, Qualcomm's 2^27), and a
+// 1D buffer image wider than the smallest of a context's devices' is
+// refused while one within it is made.
+func TestImageMaxBufferSizePerPreset(t *testing.T) {
+	want := map[string]uint64{
+		"mali-t720": 65536, "mali-t760": 65536, "mali-t820": 65536, "mali-t830": 65536, "mali-t860": 65536, "mali-t880": 65536,
+		"mali-g31": 65536, "mali-g51": 65536, "mali-g52": 65536, "mali-g72": 65536, "mali-g76": 65536,
+		"adreno-530": 1 << 27, "adreno-615": 1 << 27, "adreno-640": 1 << 27, "adreno-730": 1 << 27,
+		"powervr-gx6250": 65536,
+	}
+	for _, id := range arch.PresetIDs() {
+		w, ok := want[id]
+		if !ok {
+			t.Errorf("%s: no expected CL_DEVICE_IMAGE_MAX_BUFFER_SIZE in this test", id)
+			continue
+		}
+		if got := infoU64(t, deviceOf(t, id), 0x1040); got != w {
+			t.Errorf("%s: CL_DEVICE_IMAGE_MAX_BUFFER_SIZE = %d, want %d", id, got, w)
+		}
+	}
+	const wide = 100000 // over 65536, within 2^27
+	make1D := func(gpus ...string) error {
+		p, err := NewPlatform(gpus)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, err := p.NewContext(p.Devices)
+		if err != nil {
+			t.Fatal(err)
+		}
+		buf, err := ctx.NewBuffer(MemReadWrite, 4*wide, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = ctx.NewImage(MemReadWrite, ImageFormat{ChanR, UnsignedI32}, ImageDesc{Type: MemObjectImage1DBuffer, Width: wide, Buffer: buf}, nil)
+		return err
+	}
+	wantStatus(t, "a 100000-texel buffer image on the Adreno 640", make1D("adreno-640"), Success)
+	wantStatus(t, "a 100000-texel buffer image on the Mali-G52", make1D("mali-g52"), InvalidImageSize)
+	wantStatus(t, "a 100000-texel buffer image in a context of both (the smaller limit)", make1D("adreno-640", "mali-g52"), InvalidImageSize)
 }

@@ -24,7 +24,11 @@ type CommandRecord struct {
 	StartNS uint64  `json:"start_ns"`
 	EndNS   uint64  `json:"end_ns"`
 	TimeNS  float64 `json:"time_ns"`
-	Cycles  float64 `json:"cycles,omitempty"`
+	// LaunchNS is a kernel's launch overhead, before StartNS
+	// (command_processor.kernel_launch_us): the device clock passes it
+	// between the command's SUBMIT and START.
+	LaunchNS float64 `json:"launch_ns,omitempty"`
+	Cycles   float64 `json:"cycles,omitempty"`
 	// Detail says how a kernel's figures were made: "full" (simulated in
 	// detail), "sampled" (in detail until steady, the rest projected:
 	// DetailedWorkgroups of its work-groups in detail, its cycles' error
@@ -112,9 +116,16 @@ func (q *Queue) execute(cmd *pending) {
 	clock := q.sim.clock
 	clock.mu.Lock()
 	host := time.Now()
+	// A kernel starts the description's launch overhead after it reaches
+	// the device (command_processor.kernel_launch_us): the driver's and
+	// the front end's work between SUBMIT and START, which the device
+	// clock passes before the kernel's own time.
+	launch := q.launchNS(e.Command)
+	e.Submit = clock.ns
+	clock.ns += launch
 	start := clock.ns
-	e.Submit, e.Start = start, start
-	rec := CommandRecord{Device: q.Device.Name(), Command: CommandName(e.Command), StartNS: start}
+	e.Start = start
+	rec := CommandRecord{Device: q.Device.Name(), Command: CommandName(e.Command), StartNS: start, LaunchNS: float64(launch)}
 	if tr := q.Device.trace; tr != nil {
 		tr.SetNow(float64(start)) // a kernel's engine tracks start with the command
 	}
@@ -131,7 +142,7 @@ func (q *Queue) execute(cmd *pending) {
 	q.traceCommand(&rec, start, e.End)
 	p := q.Ctx.platform
 	if vc := p.Clock; vc != nil {
-		e.hostEnd = vc.simulated(host, time.Now(), ns, clock)
+		e.hostEnd = vc.simulated(host, time.Now(), float64(launch)+ns, clock)
 	}
 	if p.Recorder != nil {
 		rec.Seq = p.seq.Add(1)
@@ -148,6 +159,17 @@ func (q *Queue) execute(cmd *pending) {
 	clock.mu.Unlock()
 	q.sim.mu.Unlock()
 	e.advance(StatusComplete, nil)
+}
+
+// launchNS is the launch overhead, in whole ns, of a command of the given
+// type on q's device: the description's kernel_launch_us for a kernel
+// (clEnqueueNDRangeKernel, clEnqueueTask), nothing for other commands or
+// in a functional context (which takes no simulated time).
+func (q *Queue) launchNS(command uint32) uint64 {
+	if q.Functional || (command != CommandNDRangeKernel && command != CommandTask) {
+		return 0
+	}
+	return uint64(math.Round(q.Device.GPU.CommandProcessor.KernelLaunchUS * 1000))
 }
 
 // VirtualClock is the host program's clock under exec --virtual-clock:

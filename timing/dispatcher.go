@@ -31,6 +31,12 @@ type dispatcher struct {
 type core struct {
 	id      int
 	engines []*engine
+	// cluster is the cores of this core's cluster in order (itself among
+	// them) and rank its place there: a work-group that spreads over span
+	// cores (workgroup_spans_cluster) starts at a rank that is a multiple
+	// of span and takes the span cores from there.
+	cluster []*core
+	rank    int
 	wgs     []*wgState
 	// load is the share of the core resident work takes: a kernel's
 	// work-group takes 1/WorkgroupsPerCore of it (a shader warp
@@ -70,7 +76,28 @@ func newCores(g *arch.GPU) []*core {
 		}
 		cores = append(cores, co)
 	}
+	cpc := max(g.CoresPerCluster, 1)
+	for _, co := range cores {
+		first := co.id / cpc * cpc
+		co.cluster = cores[first:min(first+cpc, len(cores))]
+		co.rank = co.id - first
+	}
 	return cores
+}
+
+// spanOf is the cores a work-group of k placed at core c spreads over:
+// c alone, or for a kernel whose work-groups span several cores
+// (Occupancy.CoresPerWorkgroup) the span cores of c's cluster from c.
+// ok is false when c cannot start such a group (its rank is not a
+// multiple of the span, or the cluster has too few cores after it).
+func (k *Kernel) spanOf(c *core) (cores []*core, ok bool) {
+	if k.span <= 1 {
+		return nil, true
+	}
+	if c.rank%k.span != 0 || c.rank+k.span > len(c.cluster) {
+		return nil, false
+	}
+	return c.cluster[c.rank : c.rank+k.span], true
 }
 
 // residentChange adds delta resident warps at t.
@@ -105,6 +132,8 @@ func (c *core) snapshot(t float64) CoreCounts {
 func (d *dispatcher) admitCompute(k *Kernel, occ arch.Occupancy, pack int) (perCore int) {
 	perCore = max(occ.WorkgroupsPerCore/pack, 1)
 	k.share = 1 / float64(perCore)
+	// A work-group spread over several cores takes each of them whole.
+	k.span = max(occ.CoresPerWorkgroup, 1)
 	k.maxGPU = occ.ResidentWorkgroups / pack
 	if k.maxGPU <= 0 {
 		k.maxGPU = perCore * len(d.cores)
@@ -133,9 +162,22 @@ func (d *dispatcher) admitShader(k *Kernel, occ arch.Occupancy) {
 	k.pending = make([]bool, len(d.cores))
 }
 
-// fits reports whether one more of k's units fits core c.
+// fits reports whether one more of k's units fits core c (and, for a
+// work-group that spans cores, every core it would take).
 func (k *Kernel) fits(c *core) bool {
-	return k.resident < k.maxGPU && c.load+k.share <= 1+1e-9
+	if k.resident >= k.maxGPU {
+		return false
+	}
+	span, ok := k.spanOf(c)
+	if !ok {
+		return false
+	}
+	for _, o := range span {
+		if o.load+k.share > 1+1e-9 {
+			return false
+		}
+	}
+	return c.load+k.share <= 1+1e-9
 }
 
 // distribute fills the GPU at t: units go to the cores round-robin, one
@@ -273,8 +315,25 @@ func (d *dispatcher) place(ws *wgState, t float64, n int, bind func(i int, st *w
 	k.resident++
 	c.load += k.share
 	c.wgs = append(c.wgs, ws)
+	// A work-group spanning cores takes the others of its span too, and
+	// deals its warps to them in turn.
+	ws.span, _ = k.spanOf(c)
+	for _, o := range ws.span {
+		if o != c {
+			o.load += k.share
+		}
+	}
+	placed := make([]int, max(len(ws.span), 1))
 	regs := k.prog.IR.Regs
 	for i := 0; i < n; i++ {
+		wc := c
+		if len(ws.span) > 0 {
+			j := i % len(ws.span)
+			wc = ws.span[j]
+			placed[j]++
+		} else {
+			placed[0]++
+		}
 		st := d.newWarp()
 		bind(i, st)
 		st.k, st.wg = k, ws
@@ -287,8 +346,8 @@ func (d *dispatcher) place(ws *wgState, t float64, n int, bind func(i int, st *w
 		}
 		st.readyAt, st.why = t, StallNone
 		// The least loaded engine (ties: the lowest index).
-		en := c.engines[0]
-		for _, x := range c.engines {
+		en := wc.engines[0]
+		for _, x := range wc.engines {
 			if len(x.sched.warps) < len(en.sched.warps) {
 				en = x
 			}
@@ -303,9 +362,15 @@ func (d *dispatcher) place(ws *wgState, t float64, n int, bind func(i int, st *w
 		c.warpSlot++
 		en.sched.add(st)
 		ws.warps = append(ws.warps, st)
-		c.counts.WarpsLaunched++
+		wc.counts.WarpsLaunched++
 	}
-	c.residentChange(t, n)
+	if len(ws.span) == 0 {
+		c.residentChange(t, n)
+	} else {
+		for j, o := range ws.span {
+			o.residentChange(t, placed[j])
+		}
+	}
 	d.start(ws, t)
 }
 
@@ -355,6 +420,13 @@ func (d *dispatcher) retire(wg *wgState, end float64) {
 	c.load -= k.share
 	if c.load < 1e-9 {
 		c.load = 0
+	}
+	for _, o := range wg.span {
+		if o != c {
+			if o.load -= k.share; o.load < 1e-9 {
+				o.load = 0
+			}
+		}
 	}
 	k.done++
 	k.groupsDone += wg.groups

@@ -38,8 +38,11 @@ type Kernel struct {
 	// The dispatcher's: share is the part of a core one resident
 	// work-group (a shader warp) takes; maxGPU caps the work-groups
 	// resident GPU-wide (dispatcher.admitCompute, admitShader).
-	share    float64
-	maxGPU   int
+	share  float64
+	maxGPU int
+	// span is how many cores of a cluster one work-group spreads over
+	// (Occupancy.CoresPerWorkgroup; 1: one core).
+	span     int
 	resident int
 	done     int
 

@@ -55,7 +55,7 @@ func (m *memUnit) op(w *warpState, pc int32, t float64) *itemCopy {
 			continue // registers: the lowering costs these as moves
 		}
 		r := &m.req
-		w.k.request(r, tr, a, w.wg.core.id, w.wg.slot)
+		w.k.request(r, tr, a, w.coreID(), w.wg.core.id, w.wg.slot)
 		if r.Kind == mem.Texture {
 			cause = StallTexture
 		}
@@ -105,9 +105,12 @@ func (m *memUnit) op(w *warpState, pc int32, t float64) *itemCopy {
 
 // request fills r with access a of trace tr, made by a warp of k's
 // work-group in slot slot of core core.
-func (k *Kernel) request(r *mem.Request, tr *emu.Trace, a emu.Access, core, slot int) {
+// core is the core the warp sits on (its caches, its local-memory
+// instance); home and slot place its work-group's windows (a work-group
+// spread over several cores keeps its first core's).
+func (k *Kernel) request(r *mem.Request, tr *emu.Trace, a emu.Access, core, home, slot int) {
 	r.Core, r.Space, r.Group = core, a.Space, slot
-	r.Window = k.window(a.Space, core, slot)
+	r.Window = k.window(a.Space, home, slot)
 	r.Addrs = tr.Addrs[a.Start : a.Start+a.N]
 	r.Bytes, r.Lanes = a.Bytes, a.N
 	r.Burst = a.Bulk && k.burstCopy
@@ -150,7 +153,7 @@ func (m *memUnit) spill(w *warpState, msg *isa.SpillMsg, t float64) {
 		return
 	}
 	r := &m.req
-	*r = mem.Request{Core: w.wg.core.id, Space: ir.SpacePrivate, Kind: mem.Load, Addrs: m.spillAddrs,
+	*r = mem.Request{Core: w.coreID(), Space: ir.SpacePrivate, Kind: mem.Load, Addrs: m.spillAddrs,
 		Bytes: int(msg.Bytes), Lanes: lanes, Group: w.wg.slot, Stream: mem.StreamData,
 		Window: k.window(ir.SpacePrivate, w.wg.core.id, w.wg.slot)}
 	bytes := float64(lanes) * float64(msg.Bytes)
@@ -270,7 +273,7 @@ func (m *memUnit) copyRound(w *warpState, chunk, r int, acc []emu.Access, kind m
 		return at
 	}
 	q := &m.req
-	*q = mem.Request{Core: w.wg.core.id, Space: acc[0].Space, Kind: kind, Addrs: m.copyAddrs,
+	*q = mem.Request{Core: w.coreID(), Space: acc[0].Space, Kind: kind, Addrs: m.copyAddrs,
 		Bytes: acc[0].Bytes, Lanes: len(m.copyAddrs), Group: w.wg.slot, Stream: mem.StreamData,
 		Window: w.k.window(acc[0].Space, w.wg.core.id, w.wg.slot)}
 	res := m.h.Access(at, q)

@@ -222,7 +222,7 @@ func (sp *sampling) run(lo, hi, warmFrom int) error {
 			if a.Space == ir.SpacePrivate {
 				continue
 			}
-			sp.k.request(&r, tr, a, task%cores, 0)
+			sp.k.request(&r, tr, a, task%cores, task%cores, 0)
 			h.Access(0, &r)
 		}
 	})

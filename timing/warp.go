@@ -58,10 +58,25 @@ type wgState struct {
 	passed int
 	core   *core
 	slot   int
-	warps  []*warpState
-	bar    barrier
-	done   int
+	// span is the cores a work-group spread over several holds (core
+	// first), nil when it sits on core alone.
+	span  []*core
+	warps []*warpState
+	bar   barrier
+	done  int
 }
+
+// core is the core the warp sits on: its engine's (a work-group spread
+// over several cores has warps on each), else its work-group's.
+func (w *warpState) core() *core {
+	if w.eng != nil && w.eng.core != nil {
+		return w.eng.core
+	}
+	return w.wg.core
+}
+
+// coreID is core's number.
+func (w *warpState) coreID() int { return w.core().id }
 
 // prepare makes sure the warp knows its next group (running the executor
 // for a new block when the last is used up) and when that group's inputs
@@ -141,7 +156,7 @@ func (e *Engine) issue(en *engine, w *warpState, t float64) {
 	g := gp.g
 	if e.fetch != nil && !w.fetched {
 		w.fetched = true
-		if at := e.fetch.fetch(w.wg.core.id, en.index, w.k.codeBase+g.CodeOffset, g.CodeBytes, t); at > t {
+		if at := e.fetch.fetch(en.core.id, en.index, w.k.codeBase+g.CodeOffset, g.CodeBytes, t); at > t {
 			w.readyAt, w.why = at, StallFetch
 			e.prepare(w)
 			return
@@ -221,7 +236,7 @@ func (e *Engine) finish(w *warpState, t float64) {
 	w.eng.sched.remove(w)
 	wg := w.wg
 	wg.done++
-	wg.core.leave(end)
+	w.core().leave(end)
 	e.end = max(e.end, end)
 	if wg.done < len(wg.warps) {
 		e.tryRelease(wg)
