@@ -385,6 +385,13 @@ func (p *Program) slotWidths(halfRegs bool) []float64 {
 		}
 		width := 1.0
 		switch {
+		case in.Op.isAddr() && in.Space != SpaceGlobal:
+			// Local and private addresses are 32-bit offsets into the
+			// work-group's or the thread's window, as GPU compilers
+			// address them (Mesa lowers shared and scratch memory with
+			// nir_address_format_32bit_offset), though SPIR-V gives
+			// every pointer 64 bits: one register.
+			width = 1
 		case in.Op.isAddr() || in.Op == OpLoadGlobal64 || in.Op == OpLoadLocal64 || in.Op == OpLoadPrivate64:
 			width = 2
 		case halfRegs && isNarrowLoad(in.Op):

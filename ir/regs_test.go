@@ -37,3 +37,43 @@ func TestResultBits(t *testing.T) {
 		}
 	}
 }
+
+// Local and private addresses are 32-bit offsets (one register), global
+// ones 64-bit addresses (two): four addresses into a work-group's arrays,
+// computed before a loop and live through it as LLVM hoists them, cost a
+// Rodinia hotspot-shaped kernel four registers, not eight (34 registers
+// kept its 16×16 work-groups off a Mali-G52 core; 27 do not).
+func TestLocalAddressesTakeOneRegister(t *testing.T) {
+	regs := func(space Space) int {
+		// Slot 0 the builtin id, 1 the array's base (an argument), 2..5
+		// four addresses at different strides, 6..9 the values loaded
+		// through them, 10 their sum.
+		p := &Program{Regs: 12, ConstDataSlot: -1}
+		p.Builtins = []BuiltinSlot{{Slot: 0, N: 1, Bits: 32}}
+		p.Params = []Param{{Slot: 1}}
+		for k := range int32(4) {
+			p.Code = append(p.Code, Inst{Op: OpAddrIdx32, N: 1, Dst: 2 + k, Src: [3]int32{1, 0, -1}, Space: space, Imm: int64(4 << k), Aux: 32})
+		}
+		load := OpLoadLocal32
+		if space == SpaceGlobal {
+			load = OpLoadGlobal32
+		}
+		for k := range int32(4) {
+			p.Code = append(p.Code, Inst{Op: load, N: 1, Dst: 6 + k, Src: [3]int32{2 + k, -1, -1}, Space: space})
+		}
+		p.Code = append(p.Code,
+			Inst{Op: OpFAddF32, N: 1, Dst: 10, Src: [3]int32{6, 7, -1}},
+			Inst{Op: OpFAddF32, N: 1, Dst: 10, Src: [3]int32{10, 8, -1}},
+			Inst{Op: OpFAddF32, N: 1, Dst: 10, Src: [3]int32{10, 9, -1}},
+			Inst{Op: OpStoreGlobal32, N: 1, Dst: -1, Src: [3]int32{1, 10, -1}})
+		p.Blocks = []Block{{Start: 0, End: int32(len(p.Code)), Term: Term{Kind: TermReturn}, IPDom: NoBlock}}
+		return p.Registers()
+	}
+	local, private, global := regs(SpaceLocal), regs(SpacePrivate), regs(SpaceGlobal)
+	if local != 4 || private != 4 {
+		t.Errorf("four local addresses: %d registers, four private ones %d; want 4 (one register an address)", local, private)
+	}
+	if global != 8 {
+		t.Errorf("four global addresses: %d registers, want 8 (two registers an address)", global)
+	}
+}
