@@ -376,6 +376,10 @@ type Execution struct {
 	// pass with no active lane makes a branch that splits the warp along
 	// pass boundaries cost nothing extra.
 	SkipsIdlePasses bool `yaml:"skips_idle_passes" opt:"" doc:"a warp wider than lanes_per_engine runs an ALU instruction in passes of lanes_per_engine lanes and skips a pass whose lanes are all inactive, so divergence costs only the passes with work"`
+	// FetchesEarly: the vendor's compiler schedules a block's memory
+	// fetches as early as their operands allow, so that a warp has its
+	// independent fetches in flight together (isa.SerialBlock's families).
+	FetchesEarly bool `yaml:"fetches_early" opt:"" doc:"the compiler moves each load, sample and atomic of a block up to just after the last instruction it depends on, so a warp has its independent fetches in flight together rather than waiting for each before the next (families scheduled one instruction at a time: Adreno, Rogue)"`
 }
 
 // InstructionCache is the per-core instruction cache the timing model fetches
