@@ -195,6 +195,9 @@ type L2 struct {
 	LatencyCycles     int     `yaml:"latency_cycles" min:"1" max:"100000" unit:"cycles" doc:"hit latency seen by a core"`
 	BytesPerCycle     float64 `yaml:"bytes_per_cycle" min:"0.001" max:"100000" unit:"B/cycle" doc:"bandwidth of one slice"`
 	CoreBytesPerCycle float64 `yaml:"core_bytes_per_cycle" min:"0.001" max:"100000" unit:"B/cycle" doc:"bandwidth of one core's path to L2"`
+	// CorePathPerLane: the path returns load data lane by lane (no L1 to
+	// broadcast from), so lanes sharing an address each cost its bytes.
+	CorePathPerLane bool `yaml:"core_path_per_lane" opt:"" doc:"loads that reach L2 without an L1 bring each active lane its own copy over the core's path: lanes reading the same bytes (a broadcast) take core_bytes_per_cycle for every lane's bytes, not once for the distinct lines"`
 }
 
 // SLC is a system-level cache shared with the rest of the SoC.
