@@ -1,5 +1,7 @@
 package isa
 
+import "slices"
+
 // hoistFetches reorders a block so that its memory fetches (messages that
 // return results: loads, samples, atomics) issue as early as their
 // operands allow: a list schedule that, among the groups whose dependences
@@ -59,6 +61,9 @@ func hoistFetches(bc *BlockCode) {
 				}
 			}
 		}
+	}
+	if !slices.Contains(fetch, true) {
+		return
 	}
 	// Urgent: a fetch, or a unit a later fetch depends on.
 	urgent := make([]bool, u)
