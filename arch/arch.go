@@ -204,6 +204,9 @@ type L2 struct {
 	LatencyCycles     int     `yaml:"latency_cycles" min:"1" max:"100000" unit:"cycles" doc:"hit latency seen by a core"`
 	BytesPerCycle     float64 `yaml:"bytes_per_cycle" min:"0.001" max:"100000" unit:"B/cycle" doc:"bandwidth of one slice"`
 	CoreBytesPerCycle float64 `yaml:"core_bytes_per_cycle" min:"0.001" max:"100000" unit:"B/cycle" doc:"bandwidth of one core's path to L2"`
+	// CorePathPerLane: the path returns load data lane by lane (no L1 to
+	// broadcast from), so lanes sharing an address each cost its bytes.
+	CorePathPerLane bool `yaml:"core_path_per_lane" opt:"" doc:"loads that reach L2 without an L1 bring each active lane its own copy over the core's path: lanes reading the same bytes (a broadcast) take core_bytes_per_cycle for every lane's bytes, not once for the distinct lines"`
 }
 
 // SLC is a system-level cache shared with the rest of the SoC.
@@ -407,6 +410,10 @@ type Execution struct {
 	// pass with no active lane makes a branch that splits the warp along
 	// pass boundaries cost nothing extra.
 	SkipsIdlePasses bool `yaml:"skips_idle_passes" opt:"" doc:"a warp wider than lanes_per_engine runs an ALU instruction in passes of lanes_per_engine lanes and skips a pass whose lanes are all inactive, so divergence costs only the passes with work"`
+	// FetchesEarly: the vendor's compiler schedules a block's memory
+	// fetches as early as their operands allow, so that a warp has its
+	// independent fetches in flight together (isa.SerialBlock's families).
+	FetchesEarly bool `yaml:"fetches_early" opt:"" doc:"the compiler moves each load, sample and atomic of a block up to just after the last instruction it depends on, so a warp has its independent fetches in flight together rather than waiting for each before the next (families scheduled one instruction at a time: Adreno, Rogue)"`
 }
 
 // InstructionCache is the per-core instruction cache the timing model fetches

@@ -250,7 +250,7 @@ ops:
 	}
 	// The preset's own tag on the value the file replaces is gone; the
 	// ones on values it keeps stay.
-	if got["g52-vs-a615-texture-l2-latency"] != nil {
+	if got["a615-vs-g52-texture-l2-latency"] != nil {
 		t.Errorf("the replaced l2.latency_cycles keeps the preset's fit: %v", got)
 	}
 	if !slices.Contains(got["g52-l2-step"], "l2.size_kib") {

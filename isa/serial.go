@@ -27,6 +27,9 @@ type SerialRules struct {
 // up), its pipe cycles add up, and its latency is its longest chain's (a
 // special function after its range reduction, an emulated class's steps).
 func SerialBlock(bc *BlockCode, r SerialRules) []Group {
+	if bc.GPU.Execution.FetchesEarly {
+		hoistFetches(bc)
+	}
 	l := bc.l
 	ops := bc.Ops
 	prod := Producers(ops)

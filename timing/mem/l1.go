@@ -13,6 +13,7 @@ func (h *Hierarchy) coalesced(now float64, core int, addrs []uint64, bytes int, 
 	if !p.hasL1 || noL1 {
 		h.gather(addrs, bytes, p.l2Line, p.l2Shift)
 		done, cause := now, L2Hit
+		moved := 0 // bytes the lines bring over the path
 		for _, s := range h.lines {
 			addr := s.line * uint64(p.l2Line)
 			var d float64
@@ -23,6 +24,17 @@ func (h *Hierarchy) coalesced(now float64, core int, addrs []uint64, bytes int, 
 				d, c = h.l2Read(core, addr, s.bytes, now, true)
 			}
 			done, cause = fmax(done, d), deeper(cause, c)
+			moved += s.bytes
+		}
+		if p.pathPerLane && !write && core != FixedFunction {
+			// The path brings every active lane its own copy: lanes that
+			// share bytes (a broadcast) take the path again for each.
+			if extra := len(addrs)*bytes - moved; extra > 0 {
+				occ := float64(extra) / p.pathBPC
+				s := h.path[core].take(now, occ)
+				h.c.L2PathBytes[core] += int64(extra)
+				done = fmax(done, tail(s, occ)+p.l2Lat)
+			}
 		}
 		return Result{Done: done, Cause: cause}
 	}

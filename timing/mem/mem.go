@@ -100,6 +100,9 @@ type params struct {
 	l2Lat   float64
 	l2BPC   float64 // per slice
 	pathBPC float64 // per core
+	// pathPerLane: a core's path carries each active lane's bytes (loads
+	// without an L1), however few distinct bytes they share.
+	pathPerLane bool
 
 	slcLine  int
 	slcShift uint
@@ -174,6 +177,7 @@ func New(g *arch.GPU) *Hierarchy {
 	p.l2Lat = float64(g.L2.LatencyCycles)
 	p.l2BPC = g.L2.BytesPerCycle
 	p.pathBPC = g.L2.CoreBytesPerCycle
+	p.pathPerLane = g.L2.CorePathPerLane
 	for range g.L2.Slices {
 		h.l2 = append(h.l2, newCache(g.L2.SizeKiB*1024/g.L2.Slices, g.L2.LineBytes, g.L2.Ways, g.L2.Slices))
 	}
