@@ -451,7 +451,7 @@ var knownUnheld = []string{
 // figures.yaml's order; each figure's note names the mechanism its miss
 // points at.
 var knownHeldOutMisses = []string{
-	"ap640-buffer-16b", "ap640-buffer-32b", "ap640-buffer-64b", "ap640-buffer-128b", "ap640-buffer-256b", "ap640-buffer-512b", "ap640-buffer-1kb", "ap640-buffer-256kb", "ap640-buffer-512kb", "ap640-buffer-1mb", "ap640-buffer-2mb", "ap640-constant-16b", "ap640-constant-32b", "ap640-constant-64b", "ap640-constant-128b", "ap640-constant-256b", "ap640-constant-512b", "ap640-constant-1kb", "ap640-local-16b", "ap640-local-32b", "ap640-local-64b", "ap640-local-16kb", "ap640-gflops-f16x1", "ap640-gflops-f16x16", "cp-t860-bw-f32x2", "cp-t860-bw-f32x4", "cp-t860-bw-f32x8", "cp-t860-bw-f32x16", "cp-t860-sp-x2", "cp-t860-sp-x8", "cp-t860-hp-x2", "cp-t860-hp-x4", "cp-t860-hp-x16", "cp-t860-int-x1", "cp-t860-int-x2", "cp-t860-int-x16",
+	"ap640-buffer-16b", "ap640-buffer-32b", "ap640-buffer-64b", "ap640-buffer-128b", "ap640-buffer-256b", "ap640-buffer-512b", "ap640-buffer-1kb", "ap640-buffer-256kb", "ap640-buffer-512kb", "ap640-buffer-1mb", "ap640-buffer-2mb", "ap640-constant-16b", "ap640-constant-32b", "ap640-constant-64b", "ap640-constant-128b", "ap640-constant-256b", "ap640-constant-512b", "ap640-constant-1kb", "ap640-local-16b", "ap640-local-32b", "ap640-local-64b", "ap640-local-16kb", "ap640-gflops-f16x1", "ap640-gflops-f16x16", "cp-t860-bw-f32x1", "cp-t860-bw-f32x2", "cp-t860-bw-f32x4", "cp-t860-bw-f32x8", "cp-t860-bw-f32x16", "cp-t860-sp-x2", "cp-t860-sp-x8", "cp-t860-hp-x2", "cp-t860-hp-x4", "cp-t860-hp-x16", "cp-t860-int-x1", "cp-t860-int-x2", "cp-t860-int-x16",
 }
 
 // heldOutMAPECeiling is the held-out MAPE of the model as the held-out
