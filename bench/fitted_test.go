@@ -178,3 +178,28 @@ func TestFigureSourceReference(t *testing.T) {
 		}
 	}
 }
+
+// TestCompareHeldOut: the figures that cite a measurement reference are
+// summarised apart (held_out), and the predicted figures that cite a seed
+// (seed_predicted) are the rest of the predicted ones.
+func TestCompareHeldOut(t *testing.T) {
+	figs := []Figure{
+		{ID: "a640-l2-latency", GPU: "adreno-640", Test: "rates", Metric: "m", Published: 10, TolerancePct: 50, Source: "seed 001 §L2 Cache and Beyond"},
+		{ID: "free", GPU: "adreno-640", Test: "rates", Metric: "n", Published: 10, TolerancePct: 50, Source: "seed 001 §L2 Cache and Beyond"},
+		{ID: "held", GPU: "adreno-640", Test: "rates", Metric: "m", Published: 5, TolerancePct: 50, Source: "ref archprobe-pixel4 Gflops.csv"},
+	}
+	g := lookupGPU(t, "adreno-640")
+	v, err := compare(figs, []*arch.GPU{g}, []*Result{{Test: "rates", GPU: g.ID, Metrics: map[string]float64{"m": 11, "n": 13}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (Subset{Numeric: 1, MAPE: 120, MaxAbsErrorPct: 120, Largest: "held"}); !approxSubset(v.HeldOut, want) {
+		t.Errorf("held out %+v, want %+v", v.HeldOut, want)
+	}
+	if want := (Subset{Numeric: 1, MAPE: 30, MaxAbsErrorPct: 30, Largest: "free"}); !approxSubset(v.SeedPredicted, want) {
+		t.Errorf("seed-predicted %+v, want %+v", v.SeedPredicted, want)
+	}
+	if v.Predicted.Numeric != 2 || math.Abs(v.Predicted.MAPE-75) > 1e-9 {
+		t.Errorf("predicted %+v, want both predicted figures (MAPE 75)", v.Predicted)
+	}
+}
