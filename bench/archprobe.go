@@ -43,15 +43,22 @@ var (
 	quickApFootprints    = []int{16, 4 * kib, 64 * kib, 1 * mib}
 )
 
+// apImageWidth is the width of ArchProbe's image: the smallest of its
+// range in texels and the device's largest image width, 16384 on the
+// Adreno 640 (its report's MaxImageWidth) and in OpenCL 1.2's minimum for
+// a 2D image; so every preset's image holds 256 KB and a larger footprint
+// reads border texels for the rest.
+const apImageWidth = 16384
+
 var apBandwidth = &Test{
 	Name:  "archprobe-bandwidth",
 	Title: "Read bandwidth by footprint, ArchProbe's method",
-	Doc:   "ArchProbe's buffer, constant and local bandwidth aspects: work-groups of the device's largest size read float4s at a stride of the work-group size from a footprint of 16 B up (buffer to 64 MB, constant to 32 KB, local to 16 KB), each work-item's reads multiplied into one value, sixteen reads an iteration; the extra time of eight iterations over four on warm caches gives GB/s at the GPU's clock.",
+	Doc:   "ArchProbe's buffer, constant, local and image bandwidth aspects: work-groups of the device's largest size read float4s (RGBA32F texels from a 16384-texel image through a clamping sampler) at a stride of the work-group size from a footprint of 16 B up (buffer and image to 64 MB, constant to 32 KB, local to 16 KB), each work-item's reads multiplied into one value, sixteen reads an iteration; the extra time of eight iterations over four on warm caches gives GB/s at the GPU's clock.",
 	Points: func(g *arch.GPU, o Options) int {
 		if o.Quick {
-			return 3 * len(quickApFootprints)
+			return 4 * len(quickApFootprints)
 		}
-		return len(apBufferFootprints) + len(apConstantFootprints) + len(apLocalFootprints)
+		return 2*len(apBufferFootprints) + len(apConstantFootprints) + len(apLocalFootprints)
 	},
 }
 
@@ -67,16 +74,28 @@ func init() {
 			{"ap_buffer", "buffer", apBufferFootprints},
 			{"ap_constant", "constant", apConstantFootprints},
 			{"ap_local", "local", apLocalFootprints},
+			{"ap_image", "image", apBufferFootprints},
 		} {
 			k, err := c.kernel("archprobe", v.entry)
 			if err != nil {
 				return nil, err
 			}
-			fps := v.fps
+			// A local footprint past what the GPU allows a work-group
+			// is not run: ArchProbe sweeps up to the device's limit.
+			limit := v.fps[len(v.fps)-1]
+			if v.entry == "ap_local" {
+				limit = min(limit, c.g.LocalMemory.MaxPerWorkgroupKiB*kib)
+			}
+			var fps []int
+			for _, fp := range v.fps {
+				if fp <= limit {
+					fps = append(fps, fp)
+				}
+			}
 			if c.o.Quick {
 				fps = nil
 				for _, fp := range quickApFootprints {
-					if fp <= v.fps[len(v.fps)-1] {
+					if fp <= limit {
 						fps = append(fps, fp)
 					}
 				}
@@ -85,9 +104,12 @@ func init() {
 			for _, fp := range fps {
 				n := fp / 16
 				var specs []string
-				if v.entry == "ap_local" {
+				switch v.entry {
+				case "ap_local":
 					specs = []string{fmt.Sprintf("buf:f32x4:%d", local), fmt.Sprintf("local:%d", fp), "i32:0", fmt.Sprintf("i32:%d", n-1)}
-				} else {
+				case "ap_image":
+					specs = []string{fmt.Sprintf("image2d:f32:%dx1", apImageWidth), fmt.Sprintf("buf:f32x4:%d", local), "i32:0", fmt.Sprintf("i32:%d", n-1)}
+				default:
 					specs = []string{fmt.Sprintf("buf:f32x4:%d", n), fmt.Sprintf("buf:f32x4:%d", local), "i32:0", fmt.Sprintf("i32:%d", n-1)}
 				}
 				l, err := c.bind(k, global, local, specs...)
@@ -201,28 +223,32 @@ func init() {
 				if err != nil {
 					return nil, err
 				}
-				run := func(fp int) (float64, error) {
-					global := fp / (4 * vw * 16)
+				// As clpeak, the grid is a whole number of work-groups
+				// (its buffer is rounded to one): the bytes read are the
+				// grid's.
+				run := func(fp int) (cycles, bytes float64, err error) {
+					global := fp / (4 * vw * 16) / local * local
 					l, err := c.bind(k, global, local, fmt.Sprintf("buf:f32:%d", fp/4), fmt.Sprintf("buf:f32:%d", global))
 					if err != nil {
-						return 0, err
+						return 0, 0, err
 					}
 					defer l.free()
 					c.dev.ResetCaches()
-					return l.cycles()
+					cycles, err = l.cycles()
+					return cycles, float64(global) * 16 * 4 * float64(vw), err
 				}
-				a, err := run(cpFootprint)
+				a, abytes, err := run(cpFootprint)
 				if err != nil {
 					return nil, fmt.Errorf("clpeak bandwidth float%d (%s): %w", vw, form, err)
 				}
-				b, err := run(2 * cpFootprint)
+				b, bbytes, err := run(2 * cpFootprint)
 				if err != nil {
 					return nil, fmt.Errorf("clpeak bandwidth float%d (%s): %w", vw, form, err)
 				}
-				if b <= a {
+				if b <= a || bbytes <= abytes {
 					return nil, fmt.Errorf("clpeak bandwidth float%d (%s): 8 MB took %.0f cycles, 4 MB %.0f", vw, form, b, a)
 				}
-				best = max(best, gbs(c.g, float64(cpFootprint)/(b-a)))
+				best = max(best, gbs(c.g, (bbytes-abytes)/(b-a)))
 			}
 			label := fmt.Sprintf("float%d", vw)
 			if vw == 1 {

@@ -17,6 +17,9 @@
 #define AP_STEP sum *= A[off]; off = (off + l) & mask;
 #define AP_STEP4 AP_STEP AP_STEP AP_STEP AP_STEP
 #define AP_STEP16 AP_STEP4 AP_STEP4 AP_STEP4 AP_STEP4
+#define AP_ISTEP sum *= read_imagef(A, ap_sampler, (int2)(off, 0)); off = (off + l) & mask;
+#define AP_ISTEP4 AP_ISTEP AP_ISTEP AP_ISTEP AP_ISTEP
+#define AP_ISTEP16 AP_ISTEP4 AP_ISTEP4 AP_ISTEP4 AP_ISTEP4
 
 __kernel void ap_buffer(__global const float4 *A, __global float4 *B, int niter, int mask)
 {
@@ -36,6 +39,25 @@ __kernel void ap_constant(__constant float4 *A, __global float4 *B, int niter, i
     float4 sum = 0.0f;
     for (int i = 0; i < niter; i++) {
         AP_STEP16
+    }
+    B[get_local_id(0)] = sum;
+}
+
+// ArchProbe's image aspect reads an image1d of RGBA32F texels, as wide as
+// the device allows (16384 on the Adreno 640: 256 KB), through a sampler
+// that clamps to the border, so that a footprint past the image reads
+// border texels for its out-of-range part. Here the image is an image2d one
+// texel high (the suite's argument language has no plain image1d), read at
+// (offset, 0) with the same sampler.
+__constant sampler_t ap_sampler = CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP | CLK_FILTER_NEAREST;
+
+__kernel void ap_image(read_only image2d_t A, __global float4 *B, int niter, int mask)
+{
+    int l = get_local_size(0);
+    int off = (get_group_id(0) * l * 64 + get_local_id(0)) & mask;
+    float4 sum = 0.0f;
+    for (int i = 0; i < niter; i++) {
+        AP_ISTEP16
     }
     B[get_local_id(0)] = sum;
 }
