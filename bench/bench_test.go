@@ -457,7 +457,7 @@ var knownHeldOutMisses = []string{
 // heldOutMAPECeiling is the held-out MAPE of the model as the held-out
 // figures were added (issue 25), rounded up: a change that makes the
 // model predict them worse fails TestValidateAll.
-const heldOutMAPECeiling = 116.0
+const heldOutMAPECeiling = 91.0
 
 var updateValidationDoc = flag.Bool("update-validation-doc", false, "rewrite the table in docs/validation.md from this run")
 
