@@ -55,11 +55,44 @@ var apBandwidth = &Test{
 	Title: "Read bandwidth by footprint, ArchProbe's method",
 	Doc:   "ArchProbe's buffer, constant, local and image bandwidth aspects: work-groups of the device's largest size read float4s (RGBA32F texels from a 16384-texel image through a clamping sampler) at a stride of the work-group size from a footprint of 16 B up (buffer and image to 64 MB, constant to 32 KB, local to 16 KB), each work-item's reads multiplied into one value, sixteen reads an iteration; the extra time of eight iterations over four on warm caches gives GB/s at the GPU's clock.",
 	Points: func(g *arch.GPU, o Options) int {
-		if o.Quick {
-			return 4 * len(quickApFootprints)
+		n := 0
+		for _, v := range apSeries {
+			n += len(apSweep(g, o, v.entry, v.fps))
 		}
-		return 2*len(apBufferFootprints) + len(apConstantFootprints) + len(apLocalFootprints)
+		return n
 	},
+}
+
+// apSeries are the bandwidth aspects: entry point, series name, footprints.
+var apSeries = []struct {
+	entry, series string
+	fps           []int
+}{
+	{"ap_buffer", "buffer", apBufferFootprints},
+	{"ap_constant", "constant", apConstantFootprints},
+	{"ap_local", "local", apLocalFootprints},
+	{"ap_image", "image", apBufferFootprints},
+}
+
+// apSweep is the footprints an aspect measures on g. A local footprint
+// past what g allows a work-group is left out: ArchProbe sweeps up to the
+// device's limit. The short sweep keeps quickApFootprints.
+func apSweep(g *arch.GPU, o Options, entry string, all []int) []int {
+	limit := all[len(all)-1]
+	if entry == "ap_local" {
+		limit = min(limit, g.LocalMemory.MaxPerWorkgroupKiB*kib)
+	}
+	keep := all
+	if o.Quick {
+		keep = quickApFootprints
+	}
+	var fps []int
+	for _, fp := range keep {
+		if fp <= limit {
+			fps = append(fps, fp)
+		}
+	}
+	return fps
 }
 
 func init() {
@@ -67,39 +100,12 @@ func init() {
 		r := &Result{Chart: Curve, XLabel: "footprint", XUnit: "B", YLabel: "bandwidth", Unit: "GB/s", LogX: true}
 		local := apWorkgroup(c.g)
 		global := apGroups * local
-		for _, v := range []struct {
-			entry, series string
-			fps           []int
-		}{
-			{"ap_buffer", "buffer", apBufferFootprints},
-			{"ap_constant", "constant", apConstantFootprints},
-			{"ap_local", "local", apLocalFootprints},
-			{"ap_image", "image", apBufferFootprints},
-		} {
+		for _, v := range apSeries {
 			k, err := c.kernel("archprobe", v.entry)
 			if err != nil {
 				return nil, err
 			}
-			// A local footprint past what the GPU allows a work-group
-			// is not run: ArchProbe sweeps up to the device's limit.
-			limit := v.fps[len(v.fps)-1]
-			if v.entry == "ap_local" {
-				limit = min(limit, c.g.LocalMemory.MaxPerWorkgroupKiB*kib)
-			}
-			var fps []int
-			for _, fp := range v.fps {
-				if fp <= limit {
-					fps = append(fps, fp)
-				}
-			}
-			if c.o.Quick {
-				fps = nil
-				for _, fp := range quickApFootprints {
-					if fp <= limit {
-						fps = append(fps, fp)
-					}
-				}
-			}
+			fps := apSweep(c.g, c.o, v.entry, v.fps)
 			var pts []Point
 			for _, fp := range fps {
 				n := fp / 16
