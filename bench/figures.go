@@ -59,7 +59,9 @@ type Figure struct {
 	// "just over") sets it. For greater and less it is a margin, for
 	// at_least and at_most a slack (see Relation).
 	TolerancePct float64 `yaml:"tolerance_pct" json:"tolerance_pct"`
-	// Source is the seed file and section; Wording the seed's own words.
+	// Source is the seed file and section, or a measurement reference
+	// ("ref NAME FILE", NAME one of References) for a held-out figure;
+	// Wording the seed's own words, or the reference's row as it gives it.
 	Source  string `yaml:"source" json:"source"`
 	Wording string `yaml:"wording" json:"wording"`
 	// Note says how the benchmark reads the figure, where that needs saying.
