@@ -59,7 +59,9 @@ type Figure struct {
 	// "just over") sets it. For greater and less it is a margin, for
 	// at_least and at_most a slack (see Relation).
 	TolerancePct float64 `yaml:"tolerance_pct" json:"tolerance_pct"`
-	// Source is the seed file and section; Wording the seed's own words.
+	// Source is the seed file and section, or a measurement reference
+	// ("ref NAME FILE", NAME one of References) for a held-out figure;
+	// Wording the seed's own words, or the reference's row as it gives it.
 	Source  string `yaml:"source" json:"source"`
 	Wording string `yaml:"wording" json:"wording"`
 	// Note says how the benchmark reads the figure, where that needs saying.
@@ -81,6 +83,26 @@ const secondAgreementPct = 10
 
 // The relations a comparative figure may state.
 var relations = []string{"about", "greater", "less", "at_least", "at_most"}
+
+// References are the published measurements on real devices that figures
+// may cite besides the seeds ("ref NAME FILE"), each resolved in
+// docs/references.md ("Measurements on real devices"): results of
+// third-party programs that no preset value was taken from, so that their
+// figures check the model on work it was not written from.
+var References = []string{"archprobe-pixel4", "clpeak-t860-rk3399"}
+
+// HeldOut reports whether the figure cites a measurement reference rather
+// than a seed: one of the held-out figures (docs/validation.md).
+func (f Figure) HeldOut() bool { return strings.HasPrefix(f.Source, "ref ") }
+
+// reference is the name a held-out figure's source cites.
+func (f Figure) reference() string {
+	fields := strings.Fields(f.Source)
+	if len(fields) < 2 {
+		return ""
+	}
+	return fields[1]
+}
 
 // Comparative reports whether the figure states a relation rather than a
 // value (it then holds or not and stays out of the MAPE).
@@ -190,8 +212,10 @@ func parseFigures(data []byte) ([]Figure, error) {
 			return nil, fmt.Errorf("%s: the figure is a ratio: give second_over, the second kernel's divisor", where)
 		case f.SecondNote != "" && f.Second == "":
 			return nil, fmt.Errorf("%s: second_note explains a second kernel's disagreement: give second", where)
-		case !strings.HasPrefix(f.Source, "seed "):
-			return nil, fmt.Errorf("%s: source %q must name a seed (\"seed NNN §Section\")", where, f.Source)
+		case !strings.HasPrefix(f.Source, "seed ") && !strings.HasPrefix(f.Source, "ref "):
+			return nil, fmt.Errorf("%s: source %q must name a seed (\"seed NNN §Section\") or a measurement reference (\"ref NAME FILE\", NAME one of %s)", where, f.Source, strings.Join(References, ", "))
+		case f.HeldOut() && !slices.Contains(References, f.reference()):
+			return nil, fmt.Errorf("%s: source %q: reference %q is not one of %s (docs/references.md lists them)", where, f.Source, f.reference(), strings.Join(References, ", "))
 		}
 		for _, name := range []string{f.Test, f.overTest()} {
 			if _, err := Lookup(name); err != nil {
@@ -289,6 +313,11 @@ type Validation struct {
 	// predicted MAPE is the one that says how well the model predicts.
 	Calibrated Subset `json:"calibrated"`
 	Predicted  Subset `json:"predicted"`
+	// HeldOut is the summary over the figures that cite a measurement
+	// reference rather than a seed (Figure.HeldOut), all of them predicted;
+	// SeedPredicted over the predicted figures that cite a seed.
+	HeldOut       Subset `json:"held_out"`
+	SeedPredicted Subset `json:"seed_predicted"`
 	// Skipped are figures that need a GPU this run does not validate.
 	Skipped []Skip `json:"skipped,omitempty"`
 	// SecondKernels counts the figures measured by a second kernel too;
@@ -600,6 +629,8 @@ func compare(figs []Figure, gpus []*arch.GPU, results []*Result) (*Validation, e
 	}
 	v.Calibrated = subset(v.Figures, func(c Check) bool { return c.Calibrated })
 	v.Predicted = subset(v.Figures, func(c Check) bool { return !c.Calibrated })
+	v.HeldOut = subset(v.Figures, func(c Check) bool { return c.HeldOut() })
+	v.SeedPredicted = subset(v.Figures, func(c Check) bool { return !c.Calibrated && !c.HeldOut() })
 	return v, nil
 }
 

@@ -2,7 +2,10 @@ package bench
 
 import (
 	"math"
+	"os"
+	"regexp"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/pocketgpu/pocketgpu/arch"
@@ -109,4 +112,94 @@ func TestCompareCalibratedPredicted(t *testing.T) {
 func approxSubset(a, b Subset) bool {
 	return a.Numeric == b.Numeric && math.Abs(a.MAPE-b.MAPE) < 1e-9 && math.Abs(a.MaxAbsErrorPct-b.MaxAbsErrorPct) < 1e-9 &&
 		a.Largest == b.Largest && a.Comparative == b.Comparative && a.Held == b.Held
+}
+
+// TestReferencesDocumented holds docs/references.md's "Measurements on real
+// devices" to bench.References: every name a figure may cite is described
+// there, and every one described there may be cited.
+func TestReferencesDocumented(t *testing.T) {
+	data, err := os.ReadFile("../docs/references.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(data)
+	start := strings.Index(doc, "## Measurements on real devices")
+	if start < 0 {
+		t.Fatal(`docs/references.md has no "## Measurements on real devices" section`)
+	}
+	section := doc[start:]
+	if end := strings.Index(section[3:], "\n## "); end >= 0 {
+		section = section[:end+3]
+	}
+	var documented []string
+	for _, m := range regexp.MustCompile("`ref ([a-z0-9-]+)`").FindAllStringSubmatch(section, -1) {
+		documented = append(documented, m[1])
+	}
+	if !slices.Equal(documented, References) {
+		t.Errorf("docs/references.md describes references %v; bench.References is %v", documented, References)
+	}
+	figs, err := Figures()
+	if err != nil {
+		t.Fatal(err)
+	}
+	used := map[string]bool{}
+	for _, f := range figs {
+		if f.HeldOut() {
+			used[f.reference()] = true
+		}
+	}
+	for _, r := range References {
+		if !used[r] {
+			t.Errorf("reference %s is cited by no figure", r)
+		}
+	}
+}
+
+// TestFigureSourceReference: a figure may cite a seed or a listed
+// measurement reference, and nothing else.
+func TestFigureSourceReference(t *testing.T) {
+	fig := func(source string) string {
+		return "figures:\n  - id: x\n    gpu: adreno-640\n    test: archprobe-gflops\n    metric: f32x1.gflops\n    published: 890\n    unit: GFLOPS\n    tolerance_pct: 10\n    source: \"" + source + "\"\n    wording: \"w\"\n"
+	}
+	for _, c := range []struct{ source, want string }{
+		{"ref archprobe-pixel4 Gflops.csv", ""},
+		{"ref nowhere Gflops.csv", `reference "nowhere" is not one of`},
+		{"ref", "must name a seed"},
+		{"a blog", "must name a seed"},
+	} {
+		figs, err := parseFigures([]byte(fig(c.source)))
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("%q: %v", c.source, err)
+		case c.want == "" && !figs[0].HeldOut():
+			t.Errorf("%q: not held out", c.source)
+		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
+			t.Errorf("%q: error %v, want %q", c.source, err, c.want)
+		}
+	}
+}
+
+// TestCompareHeldOut: the figures that cite a measurement reference are
+// summarised apart (held_out), and the predicted figures that cite a seed
+// (seed_predicted) are the rest of the predicted ones.
+func TestCompareHeldOut(t *testing.T) {
+	figs := []Figure{
+		{ID: "a640-l2-latency", GPU: "adreno-640", Test: "rates", Metric: "m", Published: 10, TolerancePct: 50, Source: "seed 001 §L2 Cache and Beyond"},
+		{ID: "free", GPU: "adreno-640", Test: "rates", Metric: "n", Published: 10, TolerancePct: 50, Source: "seed 001 §L2 Cache and Beyond"},
+		{ID: "held", GPU: "adreno-640", Test: "rates", Metric: "m", Published: 5, TolerancePct: 50, Source: "ref archprobe-pixel4 Gflops.csv"},
+	}
+	g := lookupGPU(t, "adreno-640")
+	v, err := compare(figs, []*arch.GPU{g}, []*Result{{Test: "rates", GPU: g.ID, Metrics: map[string]float64{"m": 11, "n": 13}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (Subset{Numeric: 1, MAPE: 120, MaxAbsErrorPct: 120, Largest: "held"}); !approxSubset(v.HeldOut, want) {
+		t.Errorf("held out %+v, want %+v", v.HeldOut, want)
+	}
+	if want := (Subset{Numeric: 1, MAPE: 30, MaxAbsErrorPct: 30, Largest: "free"}); !approxSubset(v.SeedPredicted, want) {
+		t.Errorf("seed-predicted %+v, want %+v", v.SeedPredicted, want)
+	}
+	if v.Predicted.Numeric != 2 || math.Abs(v.Predicted.MAPE-75) > 1e-9 {
+		t.Errorf("predicted %+v, want both predicted figures (MAPE 75)", v.Predicted)
+	}
 }

@@ -14,7 +14,7 @@ import (
 // driver's -O2, because the validation figures were calibrated on it. TestKernelsFresh recompiles every module
 // and fails when a committed one is stale.
 //
-//go:generate sh -c "for f in latency bandwidth rates chains atomics divergence occupancy lbm lbm3d fx3d wgsize asynccopy cstore; do go run ../cmd/pocketgpu compile --light kernels/$DOLLAR{f}.cl -o kernels/$DOLLAR{f}.spv || exit 1; done"
+//go:generate sh -c "for f in latency bandwidth rates chains atomics divergence occupancy lbm lbm3d fx3d wgsize asynccopy cstore archprobe; do go run ../cmd/pocketgpu compile --light kernels/$DOLLAR{f}.cl -o kernels/$DOLLAR{f}.spv || exit 1; done"
 //go:generate sh -c "for n in 128 256 384 512 576 640 768 1024 1152 1280 1344 1408 1536 1792 2048; do go run ../cmd/pocketgpu compile --light kernels/iloop.cl -D ADDS=$DOLLAR{n} -o kernels/iloop_$DOLLAR{n}.spv || exit 1; done"
 
 //go:embed kernels/*.cl kernels/*.spv
@@ -41,7 +41,7 @@ type Module struct {
 // lines above make the same list).
 func Modules() []Module {
 	var out []Module
-	for _, f := range []string{"latency", "bandwidth", "rates", "chains", "atomics", "divergence", "occupancy", "lbm", "lbm3d", "fx3d", "wgsize", "asynccopy", "cstore"} {
+	for _, f := range []string{"latency", "bandwidth", "rates", "chains", "atomics", "divergence", "occupancy", "lbm", "lbm3d", "fx3d", "wgsize", "asynccopy", "cstore", "archprobe"} {
 		out = append(out, Module{Name: f, Source: "kernels/" + f + ".cl"})
 	}
 	for _, n := range ILoopSizes {

@@ -145,6 +145,20 @@ func TestChartsAndIndex(t *testing.T) {
 			t.Errorf("index.html lacks %q", want)
 		}
 	}
+	if bytes.Contains(html, []byte("held-out")) {
+		t.Error("index.html has a held-out line for a run without held-out figures")
+	}
+	// With held-out figures, the page gives their MAPE apart.
+	v.HeldOut = Subset{Numeric: 3, MAPE: 12, MaxAbsErrorPct: 30, Largest: "ap640-x"}
+	v.SeedPredicted = Subset{Numeric: 1, MAPE: 10}
+	idx, err = WriteIndex(t.TempDir(), IndexPage{Title: "t", GPUs: []string{"mali-g52"}, Results: res, Validation: v})
+	if err != nil {
+		t.Fatal(err)
+	}
+	html, _ = os.ReadFile(idx)
+	if want := "<b>12.0%</b> over 3 figures (largest 30.0%, ap640-x); predicted figures that cite a seed: <b>10.0%</b> over 1"; !bytes.Contains(html, []byte(want)) {
+		t.Errorf("index.html lacks %q", want)
+	}
 }
 
 func TestPlotRefusesMixedTests(t *testing.T) {

@@ -7,4 +7,5 @@ var suite = []*Test{
 	ratesTest, chains, divergence, workgroupSize, icache,
 	atomics, localOccupancy, registerOccupancy, hostCopy,
 	commonStore, rowOrder, asyncCopy, fluid, tiling,
+	apBandwidth, apFlops, clpeakTest,
 }

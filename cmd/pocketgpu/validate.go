@@ -154,7 +154,7 @@ func writeValidation(w io.Writer, v *bench.Validation) error {
 	for _, s := range []struct {
 		kind string
 		s    bench.Subset
-	}{{"predicted", v.Predicted}, {"calibrated", v.Calibrated}} {
+	}{{"predicted", v.Predicted}, {"held-out (predicted)", v.HeldOut}, {"seed-predicted", v.SeedPredicted}, {"calibrated", v.Calibrated}} {
 		fmt.Fprintf(w, "\n%s", subsetLine(s.kind, s.s))
 	}
 	fmt.Fprintf(w, "\nMAPE %.1f%% over %d figures; largest error %.1f%%", v.MAPE, v.Numeric, v.MaxAbsErrorPct)
@@ -191,6 +191,9 @@ func writeValidation(w io.Writer, v *bench.Validation) error {
 // subsetLine is one kind's summary: "Predicted MAPE 2.0% over 5 figures;
 // largest error 4.1% (rogue-cs-stride2); 14 of 16 comparative hold".
 func subsetLine(kind string, s bench.Subset) string {
+	if s.Numeric == 0 && s.Comparative == 0 {
+		return kind + ": no figures"
+	}
 	line := fmt.Sprintf("%s%s MAPE %.1f%% over %d figures", strings.ToUpper(kind[:1]), kind[1:], s.MAPE, s.Numeric)
 	if s.Largest != "" {
 		line += fmt.Sprintf("; largest error %.1f%% (%s)", s.MaxAbsErrorPct, s.Largest)
