@@ -451,13 +451,13 @@ var knownUnheld = []string{
 // figures.yaml's order; each figure's note names the mechanism its miss
 // points at.
 var knownHeldOutMisses = []string{
-	"ap640-buffer-16b", "ap640-buffer-32b", "ap640-buffer-64b", "ap640-buffer-128b", "ap640-buffer-256b", "ap640-buffer-512b", "ap640-buffer-1kb", "ap640-buffer-256kb", "ap640-buffer-512kb", "ap640-buffer-1mb", "ap640-buffer-2mb", "ap640-constant-16b", "ap640-constant-32b", "ap640-constant-64b", "ap640-constant-128b", "ap640-constant-256b", "ap640-constant-512b", "ap640-constant-1kb", "ap640-local-16b", "ap640-local-32b", "ap640-local-64b", "ap640-local-16kb", "ap640-image-256kb", "ap640-image-512kb", "ap640-image-2mb", "ap640-image-4mb", "ap640-image-8mb", "ap640-image-16mb", "ap640-image-32mb", "ap640-image-64mb", "ap640-gflops-f16x1", "ap640-gflops-f16x16", "cp-t860-bw-f32x1", "cp-t860-bw-f32x2", "cp-t860-bw-f32x4", "cp-t860-bw-f32x8", "cp-t860-bw-f32x16", "cp-t860-sp-x2", "cp-t860-sp-x8", "cp-t860-hp-x2", "cp-t860-hp-x4", "cp-t860-hp-x16", "cp-t860-int-x1", "cp-t860-int-x2", "cp-t860-int-x16",
+	"ap640-buffer-16b", "ap640-buffer-32b", "ap640-buffer-64b", "ap640-buffer-128b", "ap640-buffer-256b", "ap640-buffer-512b", "ap640-buffer-1kb", "ap640-buffer-256kb", "ap640-buffer-512kb", "ap640-buffer-1mb", "ap640-buffer-2mb", "ap640-buffer-8mb", "ap640-buffer-16mb", "ap640-buffer-32mb", "ap640-buffer-64mb", "ap640-constant-16b", "ap640-constant-32b", "ap640-constant-64b", "ap640-constant-128b", "ap640-constant-256b", "ap640-constant-512b", "ap640-constant-1kb", "ap640-local-16b", "ap640-local-32b", "ap640-local-64b", "ap640-image-16b", "ap640-image-32b", "ap640-image-64b", "ap640-image-128b", "ap640-image-256b", "ap640-image-512b", "ap640-image-1kb", "ap640-image-2kb", "ap640-image-4kb", "ap640-image-8kb", "ap640-image-16kb", "ap640-image-32kb", "ap640-image-64kb", "ap640-image-128kb", "ap640-image-512kb", "ap640-image-1mb", "ap640-gflops-f16x1", "cp-t860-bw-f32x1", "cp-t860-bw-f32x2", "cp-t860-bw-f32x4", "cp-t860-bw-f32x8", "cp-t860-bw-f32x16", "cp-t860-sp-x2", "cp-t860-sp-x8", "cp-t860-hp-x2", "cp-t860-hp-x4", "cp-t860-hp-x16", "cp-t860-int-x1", "cp-t860-int-x2", "cp-t860-int-x16",
 }
 
-// heldOutMAPECeiling is the held-out MAPE of the model as the held-out
-// figures were added (issue 25), rounded up: a change that makes the
+// heldOutMAPECeiling is the held-out MAPE of the model, rounded up (91%
+// as the held-out figures were added, 33.5% with issue 25's mechanisms in): a change that makes the
 // model predict them worse fails TestValidateAll.
-const heldOutMAPECeiling = 91.0
+const heldOutMAPECeiling = 34.0
 
 var updateValidationDoc = flag.Bool("update-validation-doc", false, "rewrite the table in docs/validation.md from this run")
 
