@@ -188,6 +188,7 @@ func TestEventDeviceClockSharedByContexts(t *testing.T) {
 // as clpeak's kernel-latency test reads it; END - START stays the
 // kernel's own time, and an overhead of 0 gives START == QUEUED.
 func TestKernelLaunchOverhead(t *testing.T) {
+	needCompilers(t)
 	const src = "__kernel void nop(__global int *a) { if (a[0] == 12345) a[1] = 1; }"
 	run := func(launchUS float64) (latency, length uint64) {
 		ctx, q := testQueue(t, QueueProfiling)

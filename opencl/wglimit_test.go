@@ -74,6 +74,7 @@ func testQueueOn(t *testing.T, gpu string) (*Context, *Queue) {
 // 32 registers launches, and past 32 registers the limit halves to 192
 // (Arm's Bifrost rule), refusing 384 with a clear error.
 func TestWorkGroupLimitsFollowVendorRules(t *testing.T) {
+	needCompilers(t)
 	d, q, k := wgKernel(t, "adreno-640", "../device/testdata/kernels/gflops_vec.cl", "gflops", "-DVEC=16")
 	info, err := k.WorkGroup(d)
 	if err != nil {
