@@ -7,7 +7,13 @@ import (
 
 func testQueue(t *testing.T, props uint64) (*Context, *Queue) {
 	t.Helper()
-	p, err := NewPlatform([]string{"mali-g52"})
+	return testQueueWith(t, "mali-g52", props)
+}
+
+// testQueueWith is a context and queue on one preset.
+func testQueueWith(t *testing.T, gpu string, props uint64) (*Context, *Queue) {
+	t.Helper()
+	p, err := NewPlatform([]string{gpu})
 	if err != nil {
 		t.Fatal(err)
 	}

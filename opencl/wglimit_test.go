@@ -50,19 +50,7 @@ func wgKernel(t *testing.T, gpu, file, name string, defines string) (*Device, *Q
 
 func testQueueOn(t *testing.T, gpu string) (*Context, *Queue) {
 	t.Helper()
-	p, err := NewPlatform([]string{gpu})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, err := p.NewContext(p.Devices)
-	if err != nil {
-		t.Fatal(err)
-	}
-	q, err := ctx.NewQueue(p.Devices[0], QueueProfiling)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return ctx, q
+	return testQueueWith(t, gpu, QueueProfiling)
 }
 
 // The work-group limits follow the vendors' rules: on the Adreno 640 a
