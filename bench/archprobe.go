@@ -40,7 +40,7 @@ var (
 	apBufferFootprints   = apFootprints(16, 64*mib)
 	apConstantFootprints = apFootprints(16, 32*kib)
 	apLocalFootprints    = apFootprints(16, 16*kib)
-	quickApFootprints    = []int{16, 4 * kib, 64 * kib, 1 * mib}
+	quickApFootprints    = []int{16, 64 * kib}
 )
 
 // apImageWidth is the width of ArchProbe's image: the smallest of its
