@@ -3,6 +3,7 @@ package bench
 import (
 	"context"
 	"fmt"
+	"sort"
 	"sync"
 
 	"github.com/pocketgpu/pocketgpu/arch"
@@ -100,7 +101,17 @@ func RunJobs(jobs []Job, o Options, workers int) ([]*Result, error) {
 			}
 		}()
 	}
-	for i := range jobs {
+	// The jobs with the most points start first, so that a long sweep
+	// does not start last and run alone (results keep job order).
+	order := make([]int, len(jobs))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool {
+		ja, jb := jobs[order[a]], jobs[order[b]]
+		return ja.Test.Points(ja.GPU, o) > jb.Test.Points(jb.GPU, o)
+	})
+	for _, i := range order {
 		next <- i
 	}
 	close(next)
