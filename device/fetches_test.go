@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/pocketgpu/pocketgpu/arch"
-	"github.com/pocketgpu/pocketgpu/kernel"
 )
 
 // sampleRate is the bytes per core clock of testdata/fetches/interleaved
@@ -32,20 +31,7 @@ func sampleRate(t *testing.T, g *arch.GPU) (float64, int) {
 		}
 		regs = k.Regs
 		args := []string{"image1d_buffer:u32:32=iota", fmt.Sprintf("buf:u32x4:%d", global), "u32:31", fmt.Sprintf("u32:%d", iters)}
-		specs := make([]kernel.Arg, len(args))
-		data := make([][]byte, len(args))
-		for i, s := range args {
-			if specs[i], err = kernel.ParseArg(s); err != nil {
-				t.Fatal(err)
-			}
-			if data[i], err = specs[i].Materialize("."); err != nil {
-				t.Fatal(err)
-			}
-		}
-		b, err := dev.BindSpecs(k, specs, data)
-		if err != nil {
-			t.Fatal(err)
-		}
+		b := bindSpecs(t, dev, k, args)
 		nd := NDRange{Dims: 1, Global: [3]int{global, 1, 1}, Local: [3]int{128, 1, 1}}
 		r, err := dev.Time(k, nd, b.Args, Options{})
 		if err != nil {

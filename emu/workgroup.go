@@ -42,12 +42,23 @@ type WorkGroup struct {
 // releases a barrier in this order too: timing.Engine.tryRelease).
 func (wg *WorkGroup) Round() iter.Seq2[int, *Warp] {
 	return func(yield func(int, *Warp) bool) {
-		lead := wg.lead - 1
-		if lead >= 0 && !yield(lead, wg.Warps[lead]) {
+		for j := range LeadFirst(len(wg.Warps), wg.lead-1) {
+			if !yield(j, wg.Warps[j]) {
+				return
+			}
+		}
+	}
+}
+
+// LeadFirst yields 0 .. n-1 with lead first when it is one of them: the
+// order of Round, which the engine's barrier release shares.
+func LeadFirst(n, lead int) iter.Seq[int] {
+	return func(yield func(int) bool) {
+		if lead >= 0 && lead < n && !yield(lead) {
 			return
 		}
-		for j, w := range wg.Warps {
-			if j != lead && !yield(j, w) {
+		for j := range n {
+			if j != lead && !yield(j) {
 				return
 			}
 		}

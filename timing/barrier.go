@@ -60,26 +60,18 @@ func (e *Engine) tryRelease(wg *wgState) {
 			lead = j
 		}
 	}
-	if lead >= 0 {
-		for k := -1; k < len(wg.warps); k++ {
-			j := k
-			if k < 0 {
-				j = lead
-			} else if k == lead {
-				continue
-			}
-			w := wg.warps[j]
-			if !w.waiting {
-				continue
-			}
-			w.waiting = false
-			w.after = emu.Running
-			if at > w.readyAt {
-				w.readyAt, w.why = at, StallBarrier
-			}
-			w.released = true
-			e.fetchBlock(w)
+	for j := range emu.LeadFirst(len(wg.warps), lead) {
+		w := wg.warps[j]
+		if !w.waiting {
+			continue
 		}
+		w.waiting = false
+		w.after = emu.Running
+		if at > w.readyAt {
+			w.readyAt, w.why = at, StallBarrier
+		}
+		w.released = true
+		e.fetchBlock(w)
 	}
 	for _, w := range wg.warps {
 		if !w.released {

@@ -21,27 +21,21 @@
 #define AP_ISTEP4 AP_ISTEP AP_ISTEP AP_ISTEP AP_ISTEP
 #define AP_ISTEP16 AP_ISTEP4 AP_ISTEP4 AP_ISTEP4 AP_ISTEP4
 
-__kernel void ap_buffer(__global const float4 *A, __global float4 *B, int niter, int mask)
-{
-    int l = get_local_size(0);
-    int off = (get_group_id(0) * l * 64 + get_local_id(0)) & mask;
-    float4 sum = 0.0f;
-    for (int i = 0; i < niter; i++) {
-        AP_STEP16
-    }
-    B[get_local_id(0)] = sum;
+// One kernel per space read; STEPS is sixteen reads of A.
+#define AP_KERNEL(NAME, ATYPE, STEPS) \
+__kernel void NAME(ATYPE A, __global float4 *B, int niter, int mask) \
+{ \
+    int l = get_local_size(0); \
+    int off = (get_group_id(0) * l * 64 + get_local_id(0)) & mask; \
+    float4 sum = 0.0f; \
+    for (int i = 0; i < niter; i++) { \
+        STEPS \
+    } \
+    B[get_local_id(0)] = sum; \
 }
 
-__kernel void ap_constant(__constant float4 *A, __global float4 *B, int niter, int mask)
-{
-    int l = get_local_size(0);
-    int off = (get_group_id(0) * l * 64 + get_local_id(0)) & mask;
-    float4 sum = 0.0f;
-    for (int i = 0; i < niter; i++) {
-        AP_STEP16
-    }
-    B[get_local_id(0)] = sum;
-}
+AP_KERNEL(ap_buffer, __global const float4 *, AP_STEP16)
+AP_KERNEL(ap_constant, __constant float4 *, AP_STEP16)
 
 // ArchProbe's image aspect reads an image1d of RGBA32F texels, as wide as
 // the device allows (16384 on the Adreno 640: 256 KB), through a sampler
@@ -51,16 +45,7 @@ __kernel void ap_constant(__constant float4 *A, __global float4 *B, int niter, i
 // (offset, 0) with the same sampler.
 __constant sampler_t ap_sampler = CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP | CLK_FILTER_NEAREST;
 
-__kernel void ap_image(read_only image2d_t A, __global float4 *B, int niter, int mask)
-{
-    int l = get_local_size(0);
-    int off = (get_group_id(0) * l * 64 + get_local_id(0)) & mask;
-    float4 sum = 0.0f;
-    for (int i = 0; i < niter; i++) {
-        AP_ISTEP16
-    }
-    B[get_local_id(0)] = sum;
-}
+AP_KERNEL(ap_image, read_only image2d_t, AP_ISTEP16)
 
 // ArchProbe declares the local array at the footprint's size and stores
 // A[lid] from every work-item; here a work-item past the array stores
