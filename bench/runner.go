@@ -104,13 +104,11 @@ func RunJobs(jobs []Job, o Options, workers int) ([]*Result, error) {
 	// The jobs with the most points start first, so that a long sweep
 	// does not start last and run alone (results keep job order).
 	order := make([]int, len(jobs))
-	for i := range order {
-		order[i] = i
+	points := make([]int, len(jobs))
+	for i, j := range jobs {
+		order[i], points[i] = i, j.Test.Points(j.GPU, o)
 	}
-	sort.SliceStable(order, func(a, b int) bool {
-		ja, jb := jobs[order[a]], jobs[order[b]]
-		return ja.Test.Points(ja.GPU, o) > jb.Test.Points(jb.GPU, o)
-	})
+	sort.SliceStable(order, func(a, b int) bool { return points[order[a]] > points[order[b]] })
 	for _, i := range order {
 		next <- i
 	}

@@ -85,14 +85,14 @@ func newCores(g *arch.GPU) []*core {
 	return cores
 }
 
-// spanOf is the cores a work-group of k placed at core c spreads over:
-// c alone, or for a kernel whose work-groups span several cores
+// spanOf is the cores a work-group of k placed at core c spreads over,
+// c first: c alone, or for a kernel whose work-groups span several cores
 // (Occupancy.CoresPerWorkgroup) the span cores of c's cluster from c.
 // ok is false when c cannot start such a group (its rank is not a
 // multiple of the span, or the cluster has too few cores after it).
 func (k *Kernel) spanOf(c *core) (cores []*core, ok bool) {
 	if k.span <= 1 {
-		return nil, true
+		return c.cluster[c.rank : c.rank+1], true
 	}
 	if c.rank%k.span != 0 || c.rank+k.span > len(c.cluster) {
 		return nil, false
@@ -177,7 +177,7 @@ func (k *Kernel) fits(c *core) bool {
 			return false
 		}
 	}
-	return c.load+k.share <= 1+1e-9
+	return true
 }
 
 // distribute fills the GPU at t: units go to the cores round-robin, one
@@ -313,27 +313,16 @@ func (d *dispatcher) place(ws *wgState, t float64, n int, bind func(i int, st *w
 		k.started, k.Start = true, t
 	}
 	k.resident++
-	c.load += k.share
 	c.wgs = append(c.wgs, ws)
-	// A work-group spanning cores takes the others of its span too, and
-	// deals its warps to them in turn.
+	// A work-group takes its share of every core of its span (c alone,
+	// or the cores it spreads over), and deals its warps to them in turn.
 	ws.span, _ = k.spanOf(c)
 	for _, o := range ws.span {
-		if o != c {
-			o.load += k.share
-		}
+		o.load += k.share
 	}
-	placed := make([]int, max(len(ws.span), 1))
 	regs := k.prog.IR.Regs
 	for i := 0; i < n; i++ {
-		wc := c
-		if len(ws.span) > 0 {
-			j := i % len(ws.span)
-			wc = ws.span[j]
-			placed[j]++
-		} else {
-			placed[0]++
-		}
+		wc := ws.span[i%len(ws.span)]
 		st := d.newWarp()
 		bind(i, st)
 		st.k, st.wg = k, ws
@@ -364,12 +353,9 @@ func (d *dispatcher) place(ws *wgState, t float64, n int, bind func(i int, st *w
 		ws.warps = append(ws.warps, st)
 		wc.counts.WarpsLaunched++
 	}
-	if len(ws.span) == 0 {
-		c.residentChange(t, n)
-	} else {
-		for j, o := range ws.span {
-			o.residentChange(t, placed[j])
-		}
+	// Warp i went to span core i mod len(span).
+	for j, o := range ws.span {
+		o.residentChange(t, n/len(ws.span)+min(max(n%len(ws.span)-j, 0), 1))
 	}
 	d.start(ws, t)
 }
@@ -417,15 +403,9 @@ func (d *dispatcher) retire(wg *wgState, end float64) {
 		}
 	}
 	k.resident--
-	c.load -= k.share
-	if c.load < 1e-9 {
-		c.load = 0
-	}
 	for _, o := range wg.span {
-		if o != c {
-			if o.load -= k.share; o.load < 1e-9 {
-				o.load = 0
-			}
+		if o.load -= k.share; o.load < 1e-9 {
+			o.load = 0
 		}
 	}
 	k.done++

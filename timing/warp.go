@@ -58,8 +58,8 @@ type wgState struct {
 	passed int
 	core   *core
 	slot   int
-	// span is the cores a work-group spread over several holds (core
-	// first), nil when it sits on core alone.
+	// span is the cores the work-group holds, core first (core alone
+	// unless it spreads over several).
 	span  []*core
 	warps []*warpState
 	bar   barrier
